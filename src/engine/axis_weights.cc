@@ -1,0 +1,65 @@
+#include "engine/axis_weights.h"
+
+#include <algorithm>
+
+namespace aclnn_upsample {
+
+void ForwardAxis::AddRow(int64_t first_input, const double* taps, int64_t count) {
+  if (offset.empty()) offset.push_back(0);
+  first.push_back(first_input);
+  weights.insert(weights.end(), taps, taps + count);
+  offset.push_back(static_cast<int64_t>(weights.size()));
+}
+
+BackwardAxis Transpose(const ForwardAxis& forward) {
+  const int64_t in_size = forward.in_size;
+  const int64_t out_size = forward.out_size;
+  // Runs of output indices per input index: [run_begin[i], run_end[i]).
+  std::vector<int64_t> run_begin(in_size, out_size);
+  std::vector<int64_t> run_end(in_size, 0);
+  for (int64_t o = 0; o < out_size; ++o) {
+    const int64_t count = forward.offset[o + 1] - forward.offset[o];
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t i = forward.first[o] + k;
+      run_begin[i] = std::min(run_begin[i], o);
+      run_end[i] = std::max(run_end[i], o + 1);
+    }
+  }
+  BackwardAxis backward;
+  backward.in_size = static_cast<int32_t>(in_size);
+  backward.out_size = static_cast<int32_t>(out_size);
+  backward.first.resize(in_size);
+  backward.offset.resize(in_size + 1);
+  int64_t total = 0;
+  for (int64_t i = 0; i < in_size; ++i) {
+    if (run_end[i] <= run_begin[i]) run_begin[i] = run_end[i] = 0;  // no output uses input i
+    backward.first[i] = static_cast<int32_t>(run_begin[i]);
+    backward.offset[i] = static_cast<int32_t>(total);
+    const int64_t count = run_end[i] - run_begin[i];
+    backward.max_count = std::max(backward.max_count, static_cast<int32_t>(count));
+    total += count;
+  }
+  backward.offset[in_size] = static_cast<int32_t>(total);
+
+  // Sum in float64 (taps of one output at the same input, e.g. bilinear's last column, merge),
+  // then round each matrix entry once.
+  std::vector<double> dense(total, 0.0);
+  for (int64_t o = 0; o < out_size; ++o) {
+    const int64_t count = forward.offset[o + 1] - forward.offset[o];
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t i = forward.first[o] + k;
+      dense[backward.offset[i] + (o - run_begin[i])] += forward.weights[forward.offset[o] + k];
+    }
+  }
+  backward.weights.assign(dense.begin(), dense.end());
+
+  bool identity = in_size == out_size;
+  for (int64_t i = 0; identity && i < in_size; ++i) {
+    identity = backward.count(i) == 1 && backward.first[i] == i &&
+               backward.weights[backward.offset[i]] == 1.0f;
+  }
+  backward.identity = identity;
+  return backward;
+}
+
+}  // namespace aclnn_upsample

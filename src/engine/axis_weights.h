@@ -1,0 +1,51 @@
+// The 1-D resampling matrix of one axis, in the two forms the library needs.
+//
+// An operator's weight builder fills a ForwardAxis: for each forward output index o, the taps
+// of the forward interpolation (first input index and weights), computed in float64. The engine
+// only ever gathers, so Transpose() turns it into a BackwardAxis: for each input index i, the
+// contiguous run of output indices o whose forward taps include i, with A[o, i] rounded once to
+// float32. Every tap the formula enumerates is kept, even one of weight 0, so that a NaN or Inf
+// in gradOut reaches exactly the elements the forward formula ties it to.
+#ifndef ACLNN_UPSAMPLE_ENGINE_AXIS_WEIGHTS_H_
+#define ACLNN_UPSAMPLE_ENGINE_AXIS_WEIGHTS_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace aclnn_upsample {
+
+// What a weight builder needs to know about one axis.
+struct AxisSpec {
+  int64_t in_size = 0;   // forward input length (the result's length)
+  int64_t out_size = 0;  // forward output length (gradOut's length)
+  bool align_corners = false;
+  double scale = 0.0;  // the caller's scales value for this axis (0: not given)
+};
+
+struct ForwardAxis {
+  int64_t in_size = 0;
+  int64_t out_size = 0;
+  std::vector<int64_t> first;    // per output o: first input index of its taps
+  std::vector<int64_t> offset;   // per output o: taps are weights[offset[o] .. offset[o+1])
+  std::vector<double> weights;   // concatenated taps; taps at one index are summed by Transpose
+
+  void AddRow(int64_t first_input, const double* taps, int64_t count);
+};
+
+struct BackwardAxis {
+  int32_t in_size = 0;
+  int32_t out_size = 0;
+  bool identity = false;     // A is the identity: the pass along this axis is skipped
+  int32_t max_count = 0;     // largest run length, for workspace sizing
+  std::vector<int32_t> first;   // per input i: first output index o of its run
+  std::vector<int32_t> offset;  // per input i: run weights are weights[offset[i] .. offset[i+1])
+  std::vector<float> weights;   // A[first[i] + k, i]
+
+  int32_t count(int64_t i) const { return offset[i + 1] - offset[i]; }
+};
+
+BackwardAxis Transpose(const ForwardAxis& forward);
+
+}  // namespace aclnn_upsample
+
+#endif  // ACLNN_UPSAMPLE_ENGINE_AXIS_WEIGHTS_H_

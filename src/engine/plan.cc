@@ -1,0 +1,127 @@
+#include "engine/plan.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+namespace aclnn_upsample {
+namespace {
+
+// The intermediate tile of one task should stay in a core's L2 (512 KiB and up on current
+// x86 server parts; half of it leaves room for the rows streaming through).
+constexpr size_t kTileBudgetBytes = 256 * 1024;
+// Tasks per thread, so that unequal tasks still balance.
+constexpr int64_t kTasksPerThread = 4;
+// Channels-last pays once a C-vector fills at least one AVX2 register.
+constexpr int64_t kMinChannelsLastChannels = 8;
+constexpr int64_t kMaxChannelBlock = 512;
+
+size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Cuts the result rows [0, H_in) into `count` bands and records, for each, the gradOut rows its
+// H pass reads.
+std::vector<RowBand> MakeBands(const BackwardAxis& axis_h, int64_t count) {
+  std::vector<RowBand> bands;
+  const int64_t rows = axis_h.in_size;
+  const int64_t per_band = CeilDiv(rows, std::max<int64_t>(count, 1));
+  for (int64_t begin = 0; begin < rows; begin += per_band) {
+    const int64_t end = std::min(rows, begin + per_band);
+    int64_t lo = axis_h.out_size, hi = 0;
+    for (int64_t i = begin; i < end; ++i) {
+      if (axis_h.count(i) == 0) continue;
+      lo = std::min<int64_t>(lo, axis_h.first[i]);
+      hi = std::max<int64_t>(hi, axis_h.first[i] + axis_h.count(i));
+    }
+    if (hi <= lo) lo = hi = 0;
+    bands.push_back({static_cast<int32_t>(begin), static_cast<int32_t>(end),
+                     static_cast<int32_t>(lo), static_cast<int32_t>(hi)});
+  }
+  return bands;
+}
+
+// Chooses how many row bands each independent unit (plane, or image x channel block) gets:
+// enough tasks for every thread, and tiles of at most the budget.
+int64_t ChooseBandCount(int64_t units, int64_t tile_row_floats, const BackwardAxis& axis_h,
+                        int num_threads) {
+  int64_t bands = 1;
+  if (num_threads > 1 && units < kTasksPerThread * num_threads) {
+    bands = CeilDiv(kTasksPerThread * num_threads, units);
+  }
+  const int64_t whole_tile_bytes =
+      static_cast<int64_t>(axis_h.out_size) * tile_row_floats * static_cast<int64_t>(sizeof(float));
+  bands = std::max<int64_t>(bands, CeilDiv(whole_tile_bytes, kTileBudgetBytes));
+  return std::clamp<int64_t>(bands, 1, axis_h.in_size);
+}
+
+int64_t MaxBandRows(const std::vector<RowBand>& bands) {
+  int64_t rows = 0;
+  for (const RowBand& band : bands) rows = std::max<int64_t>(rows, band.out_row_end - band.out_row_begin);
+  return rows;
+}
+
+}  // namespace
+
+int ConfiguredThreadCount() {
+  if (const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS")) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end != text && *end == '\0' && value >= 1) return static_cast<int>(std::min(value, 1024L));
+  }
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
+  return 1;
+}
+
+Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
+               BackwardAxis axis_w, int num_threads) {
+  Plan plan;
+  plan.dtype = dtype;
+  plan.grad = grad;
+  plan.result = result;
+  plan.axis_h = std::move(axis_h);
+  plan.axis_w = std::move(axis_w);
+  const int64_t batch = result.n, channels = result.c;
+  const int64_t in_w = result.w, out_w = grad.w;
+  if (batch == 0 || channels == 0) return plan;  // empty problem: no tasks, no workspace
+
+  num_threads = std::max(num_threads, 1);
+  const bool channels_last = channels >= kMinChannelsLastChannels && grad.stride_c == 1 &&
+                             result.stride_c == 1;
+  int64_t units = 0;
+  if (channels_last) {
+    plan.layout = Layout::kChannelsLast;
+    // Whole C-vectors, unless a row of them would not fit the tile budget by itself.
+    const int64_t widest = std::max(in_w, out_w);
+    const int64_t fitting = static_cast<int64_t>(kTileBudgetBytes / sizeof(float)) / widest;
+    plan.channel_block = std::min({channels, kMaxChannelBlock,
+                                   std::max(kMinChannelsLastChannels, fitting / 8 * 8)});
+    const int64_t blocks = CeilDiv(channels, plan.channel_block);
+    units = batch * blocks;
+    const int64_t row_floats = in_w * plan.channel_block;
+    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, row_floats, plan.axis_h, num_threads));
+    plan.tile_floats = RoundUpToCacheLine(MaxBandRows(plan.bands) * row_floats);
+    // Tile, one gradOut row converted to float, one result C-vector.
+    plan.slot_floats = plan.tile_floats + RoundUpToCacheLine(out_w * plan.channel_block) +
+                       RoundUpToCacheLine(plan.channel_block);
+  } else {
+    plan.layout = Layout::kPlanar;
+    units = batch * channels;
+    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, in_w, plan.axis_h, num_threads));
+    // An identity H pass writes result rows straight from the W pass: no tile.
+    plan.tile_floats =
+        plan.axis_h.identity ? 0 : RoundUpToCacheLine(MaxBandRows(plan.bands) * in_w);
+    // Tile, one gradOut row and one result row converted to float.
+    plan.slot_floats = plan.tile_floats + RoundUpToCacheLine(out_w) + RoundUpToCacheLine(in_w);
+  }
+  plan.num_tasks = units * static_cast<int64_t>(plan.bands.size());
+  plan.num_slots = static_cast<int>(std::min<int64_t>(num_threads, plan.num_tasks));
+  plan.workspace_bytes = static_cast<uint64_t>(plan.num_slots) * plan.slot_floats * sizeof(float);
+  return plan;
+}
+
+}  // namespace aclnn_upsample

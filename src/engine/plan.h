@@ -1,0 +1,66 @@
+// A plan is everything phase 2 needs, as plain data: where the two tensors live, the two
+// backward axes, how the work is cut into independent tasks and how much workspace each
+// worker slot owns. BuildPlan runs in phase 1; Execute (execute.h) only follows the plan.
+#ifndef ACLNN_UPSAMPLE_ENGINE_PLAN_H_
+#define ACLNN_UPSAMPLE_ENGINE_PLAN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/axis_weights.h"
+#include "engine/dtype.h"
+
+namespace aclnn_upsample {
+
+// A 4-D view in logical (N, C, H, W) order; strides count elements and are non-negative.
+struct PlaneView {
+  char* data = nullptr;  // address of element (0, 0, 0, 0)
+  int64_t n = 0, c = 0, h = 0, w = 0;
+  int64_t stride_n = 0, stride_c = 0, stride_h = 0, stride_w = 0;
+};
+
+// How the two separable passes are laid over memory.
+enum class Layout : uint8_t {
+  // Per (n, c) plane: W pass row by row into an H_out x W_in tile, then H pass row by row.
+  kPlanar,
+  // Channels contiguous in both tensors: both passes combine whole C-vectors.
+  kChannelsLast,
+};
+
+// One task: a band of result rows [in_row_begin, in_row_end) of one plane (planar) or of one
+// image and channel block (channels-last), needing gradOut rows [out_row_begin, out_row_end).
+struct RowBand {
+  int32_t in_row_begin, in_row_end;
+  int32_t out_row_begin, out_row_end;
+};
+
+struct Plan {
+  DType dtype = DType::kFloat32;
+  Layout layout = Layout::kPlanar;
+  PlaneView grad;    // gradOut: (N, C, H_out, W_out)
+  PlaneView result;  // out:     (N, C, H_in, W_in)
+  BackwardAxis axis_h;
+  BackwardAxis axis_w;
+  std::vector<RowBand> bands;   // the row bands of one plane, in order
+  int64_t channel_block = 1;    // channels-last: channels per task
+  int64_t num_tasks = 0;        // planes (or image x channel block) x bands
+  int num_slots = 1;            // worker slots, each with its own scratch
+  size_t slot_floats = 0;       // scratch floats per slot
+  size_t tile_floats = 0;       // of which the intermediate tile
+  uint64_t workspace_bytes = 0;
+
+  bool empty() const { return num_tasks == 0; }
+};
+
+// Builds the plan; `num_threads` is the parallelism phase 2 will use (>= 1).
+Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
+               BackwardAxis axis_w, int num_threads);
+
+// The number of threads to run with: ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer,
+// else the cores this process may use.
+int ConfiguredThreadCount();
+
+}  // namespace aclnn_upsample
+
+#endif  // ACLNN_UPSAMPLE_ENGINE_PLAN_H_

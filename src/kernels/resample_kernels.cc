@@ -1,0 +1,220 @@
+// Highway compiles this file once per target (foreach_target.h) and HWY_EXPORT builds the
+// dispatch tables.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/resample_kernels.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/resample_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_upsample {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
+                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  if (count == 0) {
+    for (size_t j = 0; j < n; ++j) dst[j] = 0.0f;
+    return;
+  }
+  size_t j = 0;
+  // Four independent accumulators hide the FMA latency.
+  for (; j + 4 * lanes <= n; j += 4 * lanes) {
+    const float* row = src + j;
+    const auto w0 = hn::Set(d, weights[0]);
+    auto acc0 = hn::Mul(w0, hn::LoadU(d, row));
+    auto acc1 = hn::Mul(w0, hn::LoadU(d, row + lanes));
+    auto acc2 = hn::Mul(w0, hn::LoadU(d, row + 2 * lanes));
+    auto acc3 = hn::Mul(w0, hn::LoadU(d, row + 3 * lanes));
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      const auto w = hn::Set(d, weights[k]);
+      acc0 = hn::MulAdd(w, hn::LoadU(d, row), acc0);
+      acc1 = hn::MulAdd(w, hn::LoadU(d, row + lanes), acc1);
+      acc2 = hn::MulAdd(w, hn::LoadU(d, row + 2 * lanes), acc2);
+      acc3 = hn::MulAdd(w, hn::LoadU(d, row + 3 * lanes), acc3);
+    }
+    hn::StoreU(acc0, d, dst + j);
+    hn::StoreU(acc1, d, dst + j + lanes);
+    hn::StoreU(acc2, d, dst + j + 2 * lanes);
+    hn::StoreU(acc3, d, dst + j + 3 * lanes);
+  }
+  for (; j + lanes <= n; j += lanes) {
+    const float* row = src + j;
+    auto acc = hn::Mul(hn::Set(d, weights[0]), hn::LoadU(d, row));
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::LoadU(d, row), acc);
+    }
+    hn::StoreU(acc, d, dst + j);
+  }
+  if (j < n) {
+    // The tail goes through a full vector too, so its elements see the same operations (and
+    // the same FMA contraction) as the body's.
+    const size_t rest = n - j;
+    HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};
+    const float* row = src + j;
+    for (size_t t = 0; t < rest; ++t) buffer[t] = row[t];
+    auto acc = hn::Mul(hn::Set(d, weights[0]), hn::Load(d, buffer));
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      for (size_t t = 0; t < rest; ++t) buffer[t] = row[t];
+      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::Load(d, buffer), acc);
+    }
+    hn::Store(acc, d, buffer);
+    for (size_t t = 0; t < rest; ++t) dst[j + t] = buffer[t];
+  }
+}
+
+void GatherRowImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
+                   const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRICT offset,
+                   const float* HWY_RESTRICT weights) {
+  // One scalar lane of the vector type, so that the contraction matches CombineRows (FMA
+  // where the target has it).
+  const hn::CappedTag<float, 1> d1;
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t begin = offset[i];
+    const int32_t count = offset[i + 1] - begin;
+    if (count == 0) {
+      dst[i] = 0.0f;
+      continue;
+    }
+    const float* x = src + first[i];
+    const float* w = weights + begin;
+    auto acc = hn::Mul(hn::Set(d1, w[0]), hn::Set(d1, x[0]));
+    for (int32_t k = 1; k < count; ++k) acc = hn::MulAdd(hn::Set(d1, w[k]), hn::Set(d1, x[k]), acc);
+    dst[i] = hn::GetLane(acc);
+  }
+}
+
+// float32 -> bfloat16 bits with round-to-nearest-even (Highway's DemoteTo truncates).
+template <class DF>
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF /*df*/, hn::Vec<DF> v) {
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::RebindToSigned<DF> di32;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto bits = hn::BitCast(du32, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
+  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
+  const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
+  const auto is_nan = hn::RebindMask(du32, hn::Ne(v, v));
+  const auto chosen = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
+  return hn::DemoteTo(du16, hn::BitCast(di32, chosen));
+}
+
+void LoadAsFloatImpl(DType dtype, const void* src, ptrdiff_t stride, size_t n,
+                     float* HWY_RESTRICT dst) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  size_t j = 0;
+  if (dtype == DType::kFloat32) {
+    const float* s = static_cast<const float*>(src);
+    if (stride == 1) {
+      for (; j + lanes <= n; j += lanes) hn::StoreU(hn::LoadU(df, s + j), df, dst + j);
+    }
+    for (; j < n; ++j) dst[j] = s[static_cast<ptrdiff_t>(j) * stride];
+    return;
+  }
+  const uint16_t* s = static_cast<const uint16_t*>(src);
+  if (dtype == DType::kBFloat16) {
+    const hn::Rebind<uint16_t, decltype(df)> du16;
+    const hn::RebindToUnsigned<decltype(df)> du32;
+    if (stride == 1) {
+      for (; j + lanes <= n; j += lanes) {
+        const auto wide = hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(du16, s + j)));
+        hn::StoreU(hn::BitCast(df, wide), df, dst + j);
+      }
+    }
+    for (; j < n; ++j) dst[j] = BFloat16ToFloat(s[static_cast<ptrdiff_t>(j) * stride]);
+    return;
+  }
+  const hn::Rebind<hwy::float16_t, decltype(df)> df16;
+  if (stride == 1) {
+    for (; j + lanes <= n; j += lanes) {
+      const auto halves = hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(s + j));
+      hn::StoreU(hn::PromoteTo(df, halves), df, dst + j);
+    }
+  }
+  for (; j < n; ++j) dst[j] = Float16ToFloat(s[static_cast<ptrdiff_t>(j) * stride]);
+}
+
+void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst,
+                        ptrdiff_t stride) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  size_t j = 0;
+  if (dtype == DType::kFloat32) {
+    float* out = static_cast<float*>(dst);
+    if (stride == 1) {
+      for (; j + lanes <= n; j += lanes) hn::StoreU(hn::LoadU(df, src + j), df, out + j);
+    }
+    for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = src[j];
+    return;
+  }
+  uint16_t* out = static_cast<uint16_t*>(dst);
+  if (dtype == DType::kBFloat16) {
+    const hn::Rebind<uint16_t, decltype(df)> du16;
+    if (stride == 1) {
+      for (; j + lanes <= n; j += lanes) {
+        hn::StoreU(FloatToBFloat16Bits(df, hn::LoadU(df, src + j)), du16, out + j);
+      }
+    }
+    for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = FloatToBFloat16(src[j]);
+    return;
+  }
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  // F16C's conversion rounds to nearest even; other targets' emulations are not relied on.
+  const hn::Rebind<hwy::float16_t, decltype(df)> df16;
+  if (stride == 1) {
+    for (; j + lanes <= n; j += lanes) {
+      hn::StoreU(hn::DemoteTo(df16, hn::LoadU(df, src + j)), df16,
+                 reinterpret_cast<hwy::float16_t*>(out + j));
+    }
+  }
+#endif
+  for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = FloatToFloat16(src[j]);
+}
+
+const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace aclnn_upsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclnn_upsample {
+namespace kernels {
+
+HWY_EXPORT(CombineRowsImpl);
+HWY_EXPORT(GatherRowImpl);
+HWY_EXPORT(LoadAsFloatImpl);
+HWY_EXPORT(StoreFromFloatImpl);
+HWY_EXPORT(TargetNameImpl);
+
+void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride,
+                 const float* weights, size_t count) {
+  HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count);
+}
+
+void GatherRow(float* dst, size_t n, const float* src, const int32_t* first,
+               const int32_t* offset, const float* weights) {
+  HWY_DYNAMIC_DISPATCH(GatherRowImpl)(dst, n, src, first, offset, weights);
+}
+
+void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float* dst) {
+  HWY_DYNAMIC_DISPATCH(LoadAsFloatImpl)(dtype, src, stride, n, dst);
+}
+
+void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride) {
+  HWY_DYNAMIC_DISPATCH(StoreFromFloatImpl)(dtype, src, n, dst, stride);
+}
+
+const char* ActiveTargetName() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
+
+}  // namespace kernels
+}  // namespace aclnn_upsample
+#endif  // HWY_ONCE

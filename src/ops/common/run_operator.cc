@@ -1,0 +1,72 @@
+#include "ops/common/run_operator.h"
+
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "engine/execute.h"
+#include "engine/plan.h"
+#include "runtime/error.h"
+#include "runtime/executor.h"
+
+namespace aclnn_upsample {
+
+AxisSpec HeightAxis(const Problem& problem, bool align_corners, double scales_h) {
+  return AxisSpec{problem.in_h, problem.out_h, align_corners, scales_h};
+}
+
+AxisSpec WidthAxis(const Problem& problem, bool align_corners, double scales_w) {
+  return AxisSpec{problem.in_w, problem.out_w, align_corners, scales_w};
+}
+
+aclnnStatus PlanOperator(const OperatorTraits& op, const Problem& problem,
+                         const ForwardAxis& axis_h, const ForwardAxis& axis_w,
+                         uint64_t* workspace_size, aclOpExecutor** executor) {
+  try {
+    auto made = std::make_unique<Executor>();
+    made->op_name = op.name;
+    made->plan = BuildPlan(problem.dtype, problem.grad, problem.result, Transpose(axis_h),
+                           Transpose(axis_w), ConfiguredThreadCount());
+    const uint64_t bytes = made->plan.workspace_bytes;
+    aclOpExecutor* handle = RegisterExecutor(std::move(made));
+    *workspace_size = bytes;
+    *executor = handle;
+    return ACLNN_SUCCESS;
+  } catch (const std::bad_alloc&) {
+    return Fail(ACLNN_ERR_INNER, op.name, "plan", "memory for the interpolation weights",
+                "out of memory");
+  }
+}
+
+aclnnStatus RunOperator(const OperatorTraits& op, void* workspace, uint64_t workspace_size,
+                        aclOpExecutor* handle, aclrtStream /*stream: work runs synchronously*/) {
+  if (handle == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_NULLPTR, op.name, "executor", "a non-null executor", "nullptr");
+  }
+  const std::shared_ptr<const Executor> executor = AcquireExecutorForRun(handle);
+  if (executor == nullptr) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "executor",
+                "a live executor returned by the GetWorkspaceSize call",
+                "an unknown, destroyed or already consumed handle");
+  }
+  if (std::string(executor->op_name) != op.name) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "executor",
+                std::string("an executor made by ") + op.name + "GetWorkspaceSize",
+                std::string("one made by ") + executor->op_name + "GetWorkspaceSize");
+  }
+  const Plan& plan = executor->plan;
+  if (workspace_size < plan.workspace_bytes) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "workspaceSize",
+                "at least the " + std::to_string(plan.workspace_bytes) + " bytes reported",
+                std::to_string(workspace_size));
+  }
+  if (workspace == nullptr && plan.workspace_bytes > 0) {
+    return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "workspace",
+                "a buffer of " + std::to_string(plan.workspace_bytes) + " bytes", "nullptr");
+  }
+  Execute(plan, workspace);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace aclnn_upsample

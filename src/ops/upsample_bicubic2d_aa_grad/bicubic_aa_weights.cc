@@ -1,0 +1,63 @@
+#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace aclnn_upsample {
+namespace {
+
+// Keys' cubic convolution kernel with a = -0.5 (Catmull-Rom), as PIL and PyTorch use.
+double CubicKernel(double d) {
+  constexpr double a = -0.5;
+  d = std::fabs(d);
+  if (d <= 1.0) return ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0;
+  if (d < 2.0) return ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a;
+  return 0.0;
+}
+
+}  // namespace
+
+double BicubicAAAxisRatio(const AxisSpec& axis) {
+  const double in = static_cast<double>(axis.in_size);
+  const double out = static_cast<double>(axis.out_size);
+  if (axis.align_corners) return axis.out_size > 1 ? (in - 1.0) / (out - 1.0) : 0.0;
+  return axis.scale > 0.0 ? 1.0 / axis.scale : in / out;
+}
+
+double BicubicAAUpscaleRatio(const AxisSpec& axis) {
+  return axis.scale > 0.0 ? 1.0 / axis.scale
+                          : static_cast<double>(axis.in_size) / static_cast<double>(axis.out_size);
+}
+
+ForwardAxis BuildBicubicAAAxis(const AxisSpec& axis) {
+  ForwardAxis forward;
+  forward.in_size = axis.in_size;
+  forward.out_size = axis.out_size;
+  const double ratio = BicubicAAAxisRatio(axis);
+  // Downsampling widens the filter by the ratio so that every input contributes (antialiasing).
+  const double support = ratio >= 1.0 ? 2.0 * ratio : 2.0;
+  const double inv_scale = ratio >= 1.0 ? 1.0 / ratio : 1.0;
+  std::vector<double> taps;
+  for (int64_t o = 0; o < axis.out_size; ++o) {
+    const double center = ratio * (static_cast<double>(o) + 0.5);
+    // Truncation toward zero, as the reference's int conversion, before clamping.
+    const int64_t imin = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
+    const int64_t imax = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5),
+                                           axis.in_size);
+    const int64_t count = std::max<int64_t>(imax - imin, 0);
+    taps.assign(count, 0.0);
+    double total = 0.0;
+    for (int64_t j = 0; j < count; ++j) {
+      taps[j] = CubicKernel((static_cast<double>(imin + j) - center + 0.5) * inv_scale);
+      total += taps[j];
+    }
+    if (total != 0.0) {
+      for (double& w : taps) w /= total;
+    }
+    forward.AddRow(imin, taps.data(), count);
+  }
+  return forward;
+}
+
+}  // namespace aclnn_upsample
