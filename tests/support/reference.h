@@ -1,0 +1,49 @@
+// An independent float64 reference of both operators, written from the contract's formulas
+// (sections 1.1-1.3) with dense matrices. It shares no code with the library's plan.
+#ifndef ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_
+#define ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace reference {
+
+enum class Op { kBilinear, kBicubicAA };
+
+struct Case {
+  Op op = Op::kBilinear;
+  int64_t n = 1, c = 1;
+  int64_t in_h = 1, in_w = 1;    // forward input: the result's H, W
+  int64_t out_h = 1, out_w = 1;  // forward output: gradOut's H, W
+  bool align_corners = false;
+  double scales_h = 0.0, scales_w = 0.0;
+
+  int64_t grad_elements() const { return n * c * out_h * out_w; }
+  int64_t result_elements() const { return n * c * in_h * in_w; }
+  std::string Name() const;
+};
+
+// The forward 1-D matrix of one axis (rows: output index, columns: input index), and which
+// entries are taps of the formula (a tap may have weight 0 and still carries NaN).
+struct Matrix {
+  int64_t rows = 0, cols = 0;
+  std::vector<double> weight;  // rows x cols
+  std::vector<bool> is_tap;
+  double at(int64_t r, int64_t c) const { return weight[r * cols + c]; }
+  bool tap(int64_t r, int64_t c) const { return is_tap[r * cols + c]; }
+};
+
+Matrix AxisMatrix(Op op, int64_t in, int64_t out, bool align_corners, double scale);
+
+// gradIn = A_H^T gradOut A_W over NCHW-contiguous float64 data, summing taps only; also
+// m = sum |A_H * A_W * gradOut| per result element (the contract's error scale).
+void Backward(const Case& c, const std::vector<double>& grad, std::vector<double>* result,
+              std::vector<double>* magnitude);
+
+// y = A_H x A_W^T: the naive forward, for adjoint tests.
+std::vector<double> Forward(const Case& c, const std::vector<double>& x);
+
+}  // namespace reference
+
+#endif  // ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_

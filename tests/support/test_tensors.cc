@@ -1,0 +1,259 @@
+#include "support/test_tensors.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+
+namespace support {
+namespace {
+
+size_t ElementSize(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
+
+// The test's own conversions (not the library's): _Float16 for IEEE half, bit arithmetic for
+// bfloat16.
+uint16_t ToBFloat16Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if (std::isnan(f)) return static_cast<uint16_t>((u >> 16) | 0x40);
+  const uint32_t lower = u & 0xFFFF, upper = u >> 16;
+  uint32_t rounded = upper;
+  if (lower > 0x8000 || (lower == 0x8000 && (upper & 1))) ++rounded;
+  return static_cast<uint16_t>(rounded);
+}
+
+void Encode(aclDataType dtype, double value, uint8_t* out) {
+  if (dtype == ACL_FLOAT) {
+    const float f = static_cast<float>(value);
+    std::memcpy(out, &f, 4);
+  } else if (dtype == ACL_FLOAT16) {
+    // double -> float -> half could double-round; go through float only when exact.
+    const _Float16 h = static_cast<_Float16>(value);
+    std::memcpy(out, &h, 2);
+  } else {
+    const uint16_t b = ToBFloat16Bits(static_cast<float>(value));
+    std::memcpy(out, &b, 2);
+  }
+}
+
+double Decode(aclDataType dtype, const uint8_t* in) {
+  if (dtype == ACL_FLOAT) {
+    float f;
+    std::memcpy(&f, in, 4);
+    return f;
+  }
+  if (dtype == ACL_FLOAT16) {
+    _Float16 h;
+    std::memcpy(&h, in, 2);
+    return static_cast<double>(h);
+  }
+  uint16_t b;
+  std::memcpy(&b, in, 2);
+  const uint32_t u = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// Strides (elements) and storage size for a logical (N, C, H, W) tensor.
+struct Layout {
+  std::vector<int64_t> view_dims, strides, storage_dims;
+  int64_t offset = 0;
+  int64_t storage_elements = 0;
+  // Element offset of logical (n, c, h, w).
+  std::vector<int64_t> logical_strides;  // for n, c, h, w
+};
+
+Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, bool is_grad) {
+  const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
+  const bool nhwc = format == ACL_FORMAT_NHWC;
+  Layout layout;
+  layout.view_dims = nhwc ? std::vector<int64_t>{n, h, w, c} : std::vector<int64_t>{n, c, h, w};
+  std::vector<int64_t> sizes = layout.view_dims;
+  int64_t pad = 0;
+  if (storage == Storage::kPaddedRows) pad = 3;
+  // Row-major strides over the view dims, with the innermost row padded.
+  std::vector<int64_t> strides(4);
+  strides[3] = 1;
+  strides[2] = sizes[3] + pad;
+  strides[1] = strides[2] * sizes[2];
+  strides[0] = strides[1] * sizes[1];
+  if (storage == Storage::kChannelsLastView && !nhwc) {
+    strides = {h * w * c, 1, w * c, c};
+  }
+  if (storage == Storage::kBroadcastGrad && is_grad) {
+    strides[0] = 0;
+    strides[nhwc ? 3 : 1] = 0;
+    if (!nhwc) {
+      strides[2] = w;
+      strides[3] = 1;
+    } else {
+      strides[1] = w;
+      strides[2] = 1;
+    }
+  }
+  layout.strides = strides;
+  layout.offset = storage == Storage::kOffset ? 7 : 0;
+  int64_t last = 0;
+  bool empty = false;
+  for (int d = 0; d < 4; ++d) {
+    if (sizes[d] == 0) empty = true;
+    else last += (sizes[d] - 1) * strides[d];
+  }
+  layout.storage_elements = empty ? 0 : layout.offset + last + 1 + (storage == Storage::kOffset ? 5 : 0);
+  layout.storage_dims = {layout.storage_elements};
+  layout.logical_strides = nhwc ? std::vector<int64_t>{strides[0], strides[3], strides[1], strides[2]}
+                                : strides;
+  return layout;
+}
+
+int64_t LogicalOffset(const Layout& layout, int64_t n, int64_t c, int64_t h, int64_t w) {
+  return layout.offset + n * layout.logical_strides[0] + c * layout.logical_strides[1] +
+         h * layout.logical_strides[2] + w * layout.logical_strides[3];
+}
+
+}  // namespace
+
+double RoundTo(aclDataType dtype, double value) {
+  uint8_t bytes[4];
+  Encode(dtype, value, bytes);
+  return Decode(dtype, bytes);
+}
+
+double UlpOf(aclDataType dtype, double value) {
+  const int mantissa_bits = dtype == ACL_FLOAT ? 23 : dtype == ACL_FLOAT16 ? 10 : 7;
+  const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
+  const double magnitude = std::abs(value);
+  int exponent = magnitude > 0 ? std::ilogb(magnitude) : min_exponent;
+  exponent = std::max(exponent, min_exponent);
+  return std::ldexp(1.0, exponent - mantissa_bits);
+}
+
+std::vector<double> RandomValues(size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> values(count);
+  for (double& v : values) v = normal(rng);
+  return values;
+}
+
+RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const RunOptions& options,
+              std::vector<double>* grad_rounded) {
+  const size_t elem = ElementSize(options.dtype);
+  const int64_t grad_shape[4] = {c.n, c.c, c.out_h, c.out_w};
+  const int64_t result_shape[4] = {c.n, c.c, c.in_h, c.in_w};
+  const Layout grad_layout = MakeLayout(grad_shape, options.format, options.storage, true);
+  const Layout out_layout = MakeLayout(
+      result_shape, options.format,
+      options.storage == Storage::kBroadcastGrad ? Storage::kContiguous : options.storage, false);
+
+  std::vector<uint8_t> grad_storage(std::max<int64_t>(grad_layout.storage_elements, 1) * elem, 0);
+  if (grad_rounded) grad_rounded->assign(grad.size(), 0.0);
+  for (int64_t n = 0; n < c.n; ++n) {
+    for (int64_t ch = 0; ch < c.c; ++ch) {
+      for (int64_t h = 0; h < c.out_h; ++h) {
+        for (int64_t w = 0; w < c.out_w; ++w) {
+          const int64_t logical = ((n * c.c + ch) * c.out_h + h) * c.out_w + w;
+          // Broadcast: every plane reads plane 0's values.
+          const int64_t source = options.storage == Storage::kBroadcastGrad
+                                     ? h * c.out_w + w
+                                     : logical;
+          uint8_t* slot = grad_storage.data() + LogicalOffset(grad_layout, n, ch, h, w) * elem;
+          Encode(options.dtype, grad[source], slot);
+          if (grad_rounded) (*grad_rounded)[logical] = Decode(options.dtype, slot);
+        }
+      }
+    }
+  }
+  constexpr uint8_t kSentinel = 0x5A;
+  std::vector<uint8_t> out_storage(std::max<int64_t>(out_layout.storage_elements, 1) * elem,
+                                   kSentinel);
+
+  if (options.threads > 0) {
+    setenv("ACLNN_UPSAMPLE_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
+  }
+  aclTensor* grad_tensor = aclCreateTensor(
+      grad_layout.view_dims.data(), 4, options.dtype, grad_layout.strides.data(),
+      grad_layout.offset, options.format, grad_layout.storage_dims.data(), 1, grad_storage.data());
+  aclTensor* out_tensor = aclCreateTensor(
+      out_layout.view_dims.data(), 4, options.dtype, out_layout.strides.data(), out_layout.offset,
+      options.format, out_layout.storage_dims.data(), 1, out_storage.data());
+  const int64_t output_size[2] = {c.out_h, c.out_w};
+  aclIntArray* output_array = aclCreateIntArray(output_size, 2);
+  aclIntArray* input_array = aclCreateIntArray(out_layout.view_dims.data(), 4);
+
+  RunOutput run;
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  const bool bilinear = c.op == reference::Op::kBilinear;
+  run.status = bilinear ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+                              grad_tensor, output_array, input_array, c.align_corners, c.scales_h,
+                              c.scales_w, out_tensor, &workspace_size, &executor)
+                        : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
+                              grad_tensor, output_array, input_array, c.align_corners, c.scales_h,
+                              c.scales_w, out_tensor, &workspace_size, &executor);
+  // The executor keeps what it needs: destroy the descriptions before phase 2.
+  aclDestroyTensor(grad_tensor);
+  aclDestroyTensor(out_tensor);
+  aclDestroyIntArray(output_array);
+  aclDestroyIntArray(input_array);
+  if (options.threads > 0) unsetenv("ACLNN_UPSAMPLE_NUM_THREADS");
+  if (run.status == ACLNN_SUCCESS) {
+    void* workspace = nullptr;
+    if (workspace_size > 0) EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    run.status = bilinear ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspace_size, executor, nullptr)
+                          : aclnnUpsampleBicubic2dAAGrad(workspace, workspace_size, executor, nullptr);
+    if (workspace) aclrtFree(workspace);
+  }
+  if (run.status != ACLNN_SUCCESS) run.message = aclGetRecentErrMsg();
+
+  std::set<int64_t> addressed;
+  run.values.resize(c.result_elements());
+  run.raw_bits.resize(c.result_elements() * elem);
+  for (int64_t n = 0; n < c.n; ++n) {
+    for (int64_t ch = 0; ch < c.c; ++ch) {
+      for (int64_t h = 0; h < c.in_h; ++h) {
+        for (int64_t w = 0; w < c.in_w; ++w) {
+          const int64_t logical = ((n * c.c + ch) * c.in_h + h) * c.in_w + w;
+          const int64_t offset = LogicalOffset(out_layout, n, ch, h, w);
+          addressed.insert(offset);
+          run.values[logical] = Decode(options.dtype, out_storage.data() + offset * elem);
+          std::memcpy(run.raw_bits.data() + logical * elem, out_storage.data() + offset * elem, elem);
+        }
+      }
+    }
+  }
+  for (int64_t e = 0; e < out_layout.storage_elements; ++e) {
+    if (addressed.count(e) != 0 && run.status == ACLNN_SUCCESS) continue;
+    for (size_t b = 0; b < elem; ++b) {
+      if (out_storage[e * elem + b] != kSentinel) run.outside_view_untouched = false;
+    }
+  }
+  return run;
+}
+
+int CountOutOfTolerance(aclDataType dtype, const std::vector<double>& actual,
+                        const std::vector<double>& expected, const std::vector<double>& magnitude,
+                        const std::string& label) {
+  int failures = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const double ulp = dtype == ACL_FLOAT ? 0.0 : UlpOf(dtype, expected[i]);
+    const double tolerance = ulp + 1e-5 * magnitude[i];
+    const bool both_nan = std::isnan(actual[i]) && std::isnan(expected[i]);
+    const bool same_inf = std::isinf(expected[i]) && actual[i] == expected[i];
+    if (both_nan || same_inf || std::abs(actual[i] - expected[i]) <= tolerance) continue;
+    if (++failures <= 3) {
+      ADD_FAILURE() << label << ": element " << i << " is " << actual[i] << ", expected "
+                    << expected[i] << " +- " << tolerance;
+    }
+  }
+  return failures;
+}
+
+}  // namespace support
