@@ -2,6 +2,7 @@
 // included): against a naive float64 reference over sizes around every vector width, position
 // independence (an element's bits do not depend on where a row is cut), and dtype conversions
 // bitwise equal to the scalar reference.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -10,10 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/axis_weights.h"
 #include "engine/dtype.h"
 #include "hwy/highway.h"
 #include "hwy/targets.h"
-#include "kernels/resample_kernels.h"
+#include "kernels/kernels.h"
 
 namespace aclnn_upsample {
 namespace {
@@ -87,26 +89,135 @@ TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
   }
 }
 
-TEST_P(KernelsOnEveryTarget, GatherRowMatchesNaiveSumAndCombineRows) {
-  std::mt19937 rng(21);
-  for (size_t n = 0; n <= 40; ++n) {
-    const size_t src_len = 50;
-    std::vector<int32_t> first(n), offset(n + 1, 0);
-    for (size_t i = 0; i < n; ++i) {
-      const int32_t count = static_cast<int32_t>(rng() % 6);  // 0 taps included
-      first[i] = static_cast<int32_t>(rng() % (src_len - count));
-      offset[i + 1] = offset[i] + count;
+// A random banded matrix in backward (gather) form, with its blocked layout for this target.
+struct RandomAxis {
+  BackwardAxis exact;
+  BlockedAxis blocked;
+  kernels::GatherAxis View(bool use_blocks) const {
+    kernels::GatherAxis view;
+    view.length = static_cast<size_t>(exact.in_size);
+    view.source_length = static_cast<size_t>(exact.out_size);
+    view.first = exact.first.data();
+    view.offset = exact.offset.data();
+    view.weights = exact.weights.data();
+    if (use_blocks && blocked.lanes > 0) {
+      view.block_lanes = static_cast<size_t>(blocked.lanes);
+      view.window_begin = blocked.window_begin.data();
+      view.block_offset = blocked.block_offset.data();
+      view.block_weights = blocked.weights.data();
     }
-    const std::vector<float> weights = Random(offset[n], 30 + n);
-    const std::vector<float> src = Random(src_len, 40 + n);
-    std::vector<float> dst(n);
-    kernels::GatherRow(dst.data(), n, src.data(), first.data(), offset.data(), weights.data());
-    for (size_t i = 0; i < n; ++i) {
-      // The same element through CombineRows (stride 1, one lane) must agree bit for bit.
-      float via_combine;
-      kernels::CombineRows(&via_combine, 1, src.data() + first[i], 1, weights.data() + offset[i],
-                           offset[i + 1] - offset[i]);
-      ASSERT_EQ(FloatBits(dst[i]), FloatBits(via_combine)) << "n " << n << " i " << i;
+    return view;
+  }
+};
+
+RandomAxis MakeRandomAxis(int64_t in_size, int64_t out_size, uint32_t seed) {
+  std::mt19937 rng(seed);
+  ForwardAxis forward;
+  forward.in_size = in_size;
+  forward.out_size = out_size;
+  for (int64_t o = 0; o < out_size; ++o) {
+    // Monotone windows like the operators' (first input grows with o), 1..5 taps.
+    const int64_t center = o * in_size / out_size;
+    const int64_t count = std::min<int64_t>(1 + rng() % 5, in_size);
+    const int64_t first = std::clamp<int64_t>(center - count / 2, 0, in_size - count);
+    std::vector<double> taps(count);
+    for (double& t : taps) t = std::normal_distribution<double>()(rng);
+    forward.AddRow(first, taps.data(), count);
+  }
+  RandomAxis axis;
+  axis.exact = Transpose(forward);
+  axis.blocked = BlockAxis(axis.exact, static_cast<int32_t>(kernels::FloatLanes()), 1 << 20);
+  return axis;
+}
+
+double NaiveGather(const BackwardAxis& axis, const float* src, int64_t i, double* magnitude) {
+  double sum = 0;
+  *magnitude = 0;
+  for (int32_t k = 0; k < axis.count(i); ++k) {
+    const double term = double(axis.weights[axis.offset[i] + k]) * src[axis.first[i] + k];
+    sum += term;
+    *magnitude += std::abs(term);
+  }
+  return sum;
+}
+
+TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount) {
+  for (int64_t in_size = 1; in_size <= 40; ++in_size) {
+    for (int64_t out_size : {int64_t{1}, in_size / 3 + 1, in_size, 2 * in_size + 1}) {
+      const RandomAxis axis = MakeRandomAxis(in_size, out_size, 100 + in_size);
+      for (bool use_blocks : {false, true}) {
+        for (size_t rows : {1, 3, 4, 6}) {
+          const std::vector<float> src = Random(rows * out_size, 7 + rows);
+          std::vector<float> dst(rows * (in_size + 2), 777.0f);
+          kernels::GatherRows(axis.View(use_blocks), rows, src.data(), out_size, dst.data(),
+                              in_size + 2);
+          for (size_t r = 0; r < rows; ++r) {
+            for (int64_t i = 0; i < in_size; ++i) {
+              double magnitude;
+              const double expected = NaiveGather(axis.exact, src.data() + r * out_size, i, &magnitude);
+              ASSERT_NEAR(dst[r * (in_size + 2) + i], expected, 1e-6 * magnitude + 1e-30)
+                  << "in " << in_size << " out " << out_size << " row " << r << " i " << i
+                  << (use_blocks ? " blocked" : " exact");
+            }
+            ASSERT_EQ(dst[r * (in_size + 2) + in_size], 777.0f) << "wrote past the row";
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(KernelsOnEveryTarget, GatherRowsExactRunsAgreeBitwiseWithCombineRows) {
+  const RandomAxis axis = MakeRandomAxis(37, 50, 5);
+  const std::vector<float> src = Random(50, 6);
+  std::vector<float> dst(37);
+  kernels::GatherRows(axis.View(false), 1, src.data(), 0, dst.data(), 0);
+  for (int64_t i = 0; i < 37; ++i) {
+    float via_combine;
+    kernels::CombineRows(&via_combine, 1, src.data() + axis.exact.first[i], 1,
+                         axis.exact.weights.data() + axis.exact.offset[i], axis.exact.count(i));
+    ASSERT_EQ(FloatBits(dst[i]), FloatBits(via_combine)) << i;
+  }
+}
+
+// A NaN or Inf reaches only the elements whose run includes it, also through the blocked
+// form (whose dense windows hold zeros that must not multiply it).
+TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
+  const RandomAxis axis = MakeRandomAxis(33, 70, 9);
+  for (float poison : {NAN, INFINITY}) {
+    for (int64_t at : {0, 17, 69}) {
+      std::vector<float> src = Random(4 * 70, 10);
+      src[70 + at] = poison;  // row 1 only
+      std::vector<float> dst(4 * 33);
+      kernels::GatherRows(axis.View(true), 4, src.data(), 70, dst.data(), 33);
+      for (size_t r = 0; r < 4; ++r) {
+        for (int64_t i = 0; i < 33; ++i) {
+          const bool reaches = r == 1 && axis.exact.count(i) > 0 && axis.exact.first[i] <= at &&
+                               at < axis.exact.first[i] + axis.exact.count(i);
+          ASSERT_EQ(std::isfinite(dst[r * 33 + i]), !reaches) << "row " << r << " i " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
+  const RandomAxis axis = MakeRandomAxis(19, 41, 12);
+  for (size_t channels : {1, 3, 8, 17, 64}) {
+    const ptrdiff_t src_stride = static_cast<ptrdiff_t>(channels) + 2;
+    const std::vector<float> src = Random(41 * src_stride, 13);
+    std::vector<float> dst(19 * channels);
+    kernels::CombinePixelRuns(axis.View(false), channels, src.data(), src_stride, dst.data(),
+                              static_cast<ptrdiff_t>(channels));
+    std::vector<float> expected(channels);
+    for (int64_t i = 0; i < 19; ++i) {
+      const int32_t count = axis.exact.count(i);
+      kernels::CombineRows(expected.data(), channels,
+                           src.data() + (count > 0 ? axis.exact.first[i] : 0) * src_stride,
+                           src_stride, axis.exact.weights.data() + axis.exact.offset[i], count);
+      for (size_t ch = 0; ch < channels; ++ch) {
+        ASSERT_EQ(FloatBits(dst[i * channels + ch]), FloatBits(expected[ch])) << i << " " << ch;
+      }
     }
   }
 }

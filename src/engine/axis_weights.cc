@@ -62,4 +62,50 @@ BackwardAxis Transpose(const ForwardAxis& forward) {
   return backward;
 }
 
+int64_t TapCount(const BackwardAxis& axis) {
+  return axis.offset.empty() ? 0 : axis.offset.back();
+}
+
+BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats) {
+  BlockedAxis blocked;
+  if (lanes <= 1) return blocked;
+  const int64_t length = axis.in_size;
+  const int64_t num_blocks = (length + lanes - 1) / lanes;
+  int64_t total_floats = 0;
+  std::vector<int32_t> begins(num_blocks), windows(num_blocks);
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    int64_t lo = axis.out_size, hi = 0;
+    for (int64_t i = b * lanes; i < std::min(length, (b + 1) * lanes); ++i) {
+      if (axis.count(i) == 0) continue;
+      lo = std::min<int64_t>(lo, axis.first[i]);
+      hi = std::max<int64_t>(hi, axis.first[i] + axis.count(i));
+    }
+    if (hi <= lo) lo = hi = 0;
+    begins[b] = static_cast<int32_t>(lo);
+    windows[b] = static_cast<int32_t>(hi - lo);
+    blocked.window_steps += hi - lo;
+    total_floats += (hi - lo) * lanes;
+  }
+  // A window step is one vector FMA for `lanes` elements, an exact tap one scalar FMA.
+  if (blocked.window_steps > TapCount(axis) || total_floats > static_cast<int64_t>(max_floats)) {
+    return BlockedAxis{};
+  }
+  blocked.lanes = lanes;
+  blocked.window_begin = std::move(begins);
+  blocked.block_offset.resize(num_blocks + 1, 0);
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    blocked.block_offset[b + 1] = blocked.block_offset[b] + windows[b] * lanes;
+  }
+  blocked.weights.assign(total_floats, 0.0f);
+  for (int64_t i = 0; i < length; ++i) {
+    const int64_t b = i / lanes, lane = i % lanes;
+    for (int32_t k = 0; k < axis.count(i); ++k) {
+      const int64_t column = axis.first[i] + k - blocked.window_begin[b];
+      blocked.weights[blocked.block_offset[b] + column * lanes + lane] =
+          axis.weights[axis.offset[i] + k];
+    }
+  }
+  return blocked;
+}
+
 }  // namespace aclnn_upsample

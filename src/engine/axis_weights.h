@@ -9,6 +9,7 @@
 #ifndef ACLNN_UPSAMPLE_ENGINE_AXIS_WEIGHTS_H_
 #define ACLNN_UPSAMPLE_ENGINE_AXIS_WEIGHTS_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,24 @@ struct BackwardAxis {
 };
 
 BackwardAxis Transpose(const ForwardAxis& forward);
+
+// The same matrix cut into blocks of `lanes` consecutive input indices, each with one dense
+// window of output indices and lane-interleaved weights (zero where an index is outside a
+// run), for the vectorised W pass (kernels::GatherAxis describes the layout).
+struct BlockedAxis {
+  int32_t lanes = 0;  // 0: not blocked (too costly or too large); the exact runs are used
+  std::vector<int32_t> window_begin;  // per block
+  std::vector<int32_t> block_offset;  // per block, into weights; window = difference / lanes
+  std::vector<float> weights;
+  int64_t window_steps = 0;           // sum of window lengths: vector steps per row
+};
+
+// Blocks `axis` for `lanes`-wide vectors, or returns lanes == 0 when dense windows would cost
+// more vector steps than the exact runs take scalar steps, or would exceed `max_floats`.
+BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats);
+
+// Sum of run lengths: the matrix's number of taps.
+int64_t TapCount(const BackwardAxis& axis);
 
 }  // namespace aclnn_upsample
 

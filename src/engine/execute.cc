@@ -1,17 +1,22 @@
 #include "engine/execute.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/thread_pool.h"
-#include "kernels/resample_kernels.h"
+#include "kernels/kernels.h"
 
 namespace aclnn_upsample {
 namespace {
 
+using kernels::CombinePixelRuns;
 using kernels::CombineRows;
-using kernels::GatherRow;
+using kernels::GatherAxis;
+using kernels::GatherRows;
 using kernels::LoadAsFloat;
 using kernels::StoreFromFloat;
+
+constexpr int64_t kRowGroup = 4;  // rows handed to the W pass at once (H-first planar)
 
 // Element address of a view; offsets in elements.
 inline char* At(const PlaneView& view, size_t elem, int64_t n, int64_t c, int64_t h, int64_t w) {
@@ -21,139 +26,304 @@ inline char* At(const PlaneView& view, size_t elem, int64_t n, int64_t c, int64_
 
 struct Scratch {
   float* tile;
-  float* grad_row;
-  float* result_row;
+  float* source;
+  float* result;
 };
 
-Scratch SlotScratch(const Plan& plan, void* workspace, int slot, size_t grad_row_floats) {
+Scratch SlotScratch(const Plan& plan, void* workspace, int slot) {
   float* base = static_cast<float*>(workspace) + static_cast<size_t>(slot) * plan.slot_floats;
-  Scratch scratch;
-  scratch.tile = base;
-  scratch.grad_row = base + plan.tile_floats;
-  scratch.result_row = scratch.grad_row + (grad_row_floats + 15) / 16 * 16;
-  return scratch;
+  return Scratch{base, base + plan.tile_floats, base + plan.tile_floats + plan.source_floats};
 }
 
-// One band of one (n, c) plane: W pass of the gradOut rows the band needs into the tile, then
-// the H pass of the band's result rows. Identity passes are skipped.
-void RunPlanarTask(const Plan& plan, void* workspace, int64_t task, int slot) {
-  const size_t elem = DTypeSize(plan.dtype);
-  const int64_t num_bands = static_cast<int64_t>(plan.bands.size());
-  const RowBand& band = plan.bands[task % num_bands];
-  const int64_t plane = task / num_bands;
-  const int64_t n = plane / plan.result.c, c = plane % plan.result.c;
-  const BackwardAxis& ax_h = plan.axis_h;
-  const BackwardAxis& ax_w = plan.axis_w;
-  const int64_t in_w = plan.result.w, out_w = plan.grad.w;
-  const Scratch scratch = SlotScratch(plan, workspace, slot, out_w);
-  const bool f32 = plan.dtype == DType::kFloat32;
-  const bool grad_rows_direct = f32 && plan.grad.stride_w == 1;
-  const bool result_rows_direct = f32 && plan.result.stride_w == 1;
+GatherAxis WidthGather(const Plan& plan) {
+  GatherAxis axis;
+  axis.length = static_cast<size_t>(plan.axis_w.in_size);
+  axis.source_length = static_cast<size_t>(plan.axis_w.out_size);
+  axis.first = plan.axis_w.first.data();
+  axis.offset = plan.axis_w.offset.data();
+  axis.weights = plan.axis_w.weights.data();
+  if (plan.axis_w_blocked.lanes > 0) {
+    axis.block_lanes = static_cast<size_t>(plan.axis_w_blocked.lanes);
+    axis.window_begin = plan.axis_w_blocked.window_begin.data();
+    axis.block_offset = plan.axis_w_blocked.block_offset.data();
+    axis.block_weights = plan.axis_w_blocked.weights.data();
+  }
+  return axis;
+}
 
-  // gradOut row `ho` as contiguous floats, converted only when it has to be.
-  auto grad_row = [&](int64_t ho) -> const float* {
-    const char* row = At(plan.grad, elem, n, c, ho, 0);
-    if (grad_rows_direct) return reinterpret_cast<const float*>(row);
-    LoadAsFloat(plan.dtype, row, plan.grad.stride_w, out_w, scratch.grad_row);
-    return scratch.grad_row;
-  };
-  // The W pass of one gradOut row into `dst` (in_w floats).
-  auto w_pass = [&](int64_t ho, float* dst) {
-    const float* src = grad_row(ho);
-    if (ax_w.identity) {
-      std::memcpy(dst, src, static_cast<size_t>(in_w) * sizeof(float));
+// Where the H pass of result row `hi` reads: `count` rows from `rows` + (first - row0) * stride.
+const float* RunStart(const BackwardAxis& axis, int64_t hi, const float* rows, int64_t row0,
+                      ptrdiff_t stride) {
+  return axis.count(hi) > 0 ? rows + (axis.first[hi] - row0) * stride : rows;
+}
+
+class PlanarTask {
+ public:
+  PlanarTask(const Plan& plan, void* workspace, int64_t task, int slot)
+      : plan_(plan),
+        elem_(DTypeSize(plan.dtype)),
+        band_(plan.bands[task % static_cast<int64_t>(plan.bands.size())]),
+        n_(task / static_cast<int64_t>(plan.bands.size()) / plan.result.c),
+        c_(task / static_cast<int64_t>(plan.bands.size()) % plan.result.c),
+        in_w_(plan.result.w),
+        out_w_(plan.grad.w),
+        scratch_(SlotScratch(plan, workspace, slot)),
+        gather_(WidthGather(plan)),
+        grad_direct_(plan.dtype == DType::kFloat32 && plan.grad.stride_w == 1),
+        result_direct_(plan.dtype == DType::kFloat32 && plan.result.stride_w == 1) {}
+
+  void Run() {
+    if (plan_.h_pass_first) {
+      RunHFirst();
+    } else if (plan_.axis_h.identity) {
+      RunWOnly();
     } else {
-      GatherRow(dst, in_w, src, ax_w.first.data(), ax_w.offset.data(), ax_w.weights.data());
+      RunWFirst();
     }
-  };
+  }
 
-  // Rows of the intermediate G * A_W that the H pass combines, and their stride. With an
-  // identity W pass on directly readable float32 rows, they are gradOut's own rows.
-  const float* rows = scratch.tile;
-  ptrdiff_t row_stride = in_w;
-  if (!ax_h.identity) {
-    if (ax_w.identity && grad_rows_direct) {
-      rows = reinterpret_cast<const float*>(At(plan.grad, elem, n, c, band.out_row_begin, 0));
-      row_stride = plan.grad.stride_h;
+ private:
+  char* GradRow(int64_t ho) const { return At(plan_.grad, elem_, n_, c_, ho, 0); }
+  char* ResultRow(int64_t hi) const { return At(plan_.result, elem_, n_, c_, hi, 0); }
+
+  // gradOut row `ho` as contiguous floats, converted into `buffer` only when it has to be.
+  const float* GradRowAsFloat(int64_t ho, float* buffer) const {
+    if (grad_direct_) return reinterpret_cast<const float*>(GradRow(ho));
+    LoadAsFloat(plan_.dtype, GradRow(ho), plan_.grad.stride_w, out_w_, buffer);
+    return buffer;
+  }
+
+  // The W pass of one float row into `dst`.
+  void WPassRow(const float* src, float* dst) const {
+    if (plan_.axis_w.identity) {
+      std::memcpy(dst, src, static_cast<size_t>(in_w_) * sizeof(float));
     } else {
-      for (int64_t ho = band.out_row_begin; ho < band.out_row_end; ++ho) {
-        w_pass(ho, scratch.tile + (ho - band.out_row_begin) * in_w);
+      GatherRows(gather_, 1, src, 0, dst, 0);
+    }
+  }
+
+  void StoreResultRow(int64_t hi, const float* row) const {
+    StoreFromFloat(plan_.dtype, row, in_w_, ResultRow(hi), plan_.result.stride_w);
+  }
+
+  // H is the identity: each result row is the W pass of the gradOut row of the same index.
+  void RunWOnly() {
+    if (grad_direct_ && result_direct_ && !plan_.axis_w.identity) {
+      GatherRows(gather_, band_.in_row_end - band_.in_row_begin,
+                 reinterpret_cast<const float*>(GradRow(band_.in_row_begin)), plan_.grad.stride_h,
+                 reinterpret_cast<float*>(ResultRow(band_.in_row_begin)), plan_.result.stride_h);
+      return;
+    }
+    for (int64_t hi = band_.in_row_begin; hi < band_.in_row_end; ++hi) {
+      const float* src = GradRowAsFloat(hi, scratch_.source);
+      if (plan_.axis_w.identity) {
+        StoreResultRow(hi, src);
+        continue;
+      }
+      float* dst = result_direct_ ? reinterpret_cast<float*>(ResultRow(hi)) : scratch_.result;
+      WPassRow(src, dst);
+      if (!result_direct_) StoreResultRow(hi, dst);
+    }
+  }
+
+  // W pass of the band's gradOut rows into the tile (H_out x W_in), then the H pass.
+  void RunWFirst() {
+    const int64_t row0 = band_.out_row_begin, rows = band_.out_row_end - band_.out_row_begin;
+    const float* tile = scratch_.tile;
+    ptrdiff_t stride = in_w_;
+    if (plan_.axis_w.identity && grad_direct_) {
+      tile = reinterpret_cast<const float*>(GradRow(row0));  // gradOut's own rows
+      stride = plan_.grad.stride_h;
+    } else if (grad_direct_) {
+      GatherRows(gather_, rows, reinterpret_cast<const float*>(GradRow(row0)), plan_.grad.stride_h,
+                 scratch_.tile, in_w_);
+    } else {
+      for (int64_t r = 0; r < rows; ++r) {
+        float* dst = scratch_.tile + r * in_w_;
+        if (plan_.axis_w.identity) {
+          LoadAsFloat(plan_.dtype, GradRow(row0 + r), plan_.grad.stride_w, out_w_, dst);
+        } else {
+          WPassRow(GradRowAsFloat(row0 + r, scratch_.source), dst);
+        }
+      }
+    }
+    const BackwardAxis& ax_h = plan_.axis_h;
+    for (int64_t hi = band_.in_row_begin; hi < band_.in_row_end; ++hi) {
+      float* dst = result_direct_ ? reinterpret_cast<float*>(ResultRow(hi)) : scratch_.result;
+      CombineRows(dst, in_w_, RunStart(ax_h, hi, tile, row0, stride), stride,
+                  ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
+      if (!result_direct_) StoreResultRow(hi, dst);
+    }
+  }
+
+  // H pass into up to four rows of H_in x W_out, then their W pass straight to the result.
+  void RunHFirst() {
+    const int64_t row0 = band_.out_row_begin;
+    const float* rows = scratch_.tile;
+    ptrdiff_t stride = out_w_;
+    if (grad_direct_) {
+      rows = reinterpret_cast<const float*>(GradRow(row0));
+      stride = plan_.grad.stride_h;
+    } else {
+      for (int64_t ho = row0; ho < band_.out_row_end; ++ho) {
+        LoadAsFloat(plan_.dtype, GradRow(ho), plan_.grad.stride_w, out_w_,
+                    scratch_.tile + (ho - row0) * out_w_);
+      }
+    }
+    const BackwardAxis& ax_h = plan_.axis_h;
+    for (int64_t hi0 = band_.in_row_begin; hi0 < band_.in_row_end; hi0 += kRowGroup) {
+      const int64_t group = std::min<int64_t>(kRowGroup, band_.in_row_end - hi0);
+      for (int64_t g = 0; g < group; ++g) {
+        const int64_t hi = hi0 + g;
+        CombineRows(scratch_.source + g * out_w_, out_w_, RunStart(ax_h, hi, rows, row0, stride),
+                    stride, ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
+      }
+      if (result_direct_) {
+        GatherRows(gather_, group, scratch_.source, out_w_,
+                   reinterpret_cast<float*>(ResultRow(hi0)), plan_.result.stride_h);
+      } else {
+        GatherRows(gather_, group, scratch_.source, out_w_, scratch_.result, in_w_);
+        for (int64_t g = 0; g < group; ++g) StoreResultRow(hi0 + g, scratch_.result + g * in_w_);
       }
     }
   }
 
-  for (int64_t hi = band.in_row_begin; hi < band.in_row_end; ++hi) {
-    char* out_row = At(plan.result, elem, n, c, hi, 0);
-    float* dst = result_rows_direct ? reinterpret_cast<float*>(out_row) : scratch.result_row;
-    if (ax_h.identity) {
-      w_pass(hi, dst);
-    } else {
-      const int32_t count = ax_h.count(hi);
-      const float* src = count > 0 ? rows + (ax_h.first[hi] - band.out_row_begin) * row_stride : rows;
-      CombineRows(dst, in_w, src, row_stride, ax_h.weights.data() + ax_h.offset[hi], count);
-    }
-    if (!result_rows_direct) StoreFromFloat(plan.dtype, dst, in_w, out_row, plan.result.stride_w);
+  const Plan& plan_;
+  const size_t elem_;
+  const RowBand& band_;
+  const int64_t n_, c_;
+  const int64_t in_w_, out_w_;
+  const Scratch scratch_;
+  const GatherAxis gather_;
+  const bool grad_direct_, result_direct_;
+};
+
+// Channels contiguous in both tensors: both passes combine whole C-vectors. Scratch rows hold
+// `width` floats per pixel, densely.
+class ChannelsLastTask {
+ public:
+  ChannelsLastTask(const Plan& plan, void* workspace, int64_t task, int slot)
+      : plan_(plan), elem_(DTypeSize(plan.dtype)), scratch_(SlotScratch(plan, workspace, slot)) {
+    const int64_t num_bands = static_cast<int64_t>(plan.bands.size());
+    const int64_t num_blocks = (plan.result.c + plan.channel_block - 1) / plan.channel_block;
+    band_ = &plan.bands[task % num_bands];
+    const int64_t unit = task / num_bands;
+    n_ = unit / num_blocks;
+    c0_ = (unit % num_blocks) * plan.channel_block;
+    width_ = std::min(plan.channel_block, plan.result.c - c0_);
+    f32_ = plan.dtype == DType::kFloat32;
+    in_w_ = plan.result.w;
+    out_w_ = plan.grad.w;
+    gather_ = WidthGather(plan);
+    gather_.block_lanes = 0;  // pixels, not scalars, are gathered here
   }
-}
 
-// One band of one image and channel block, with channels contiguous in both tensors: both
-// passes combine whole C-vectors (vectorised over C), the tile holds rows x W_in x C-block.
-void RunChannelsLastTask(const Plan& plan, void* workspace, int64_t task, int slot) {
-  const size_t elem = DTypeSize(plan.dtype);
-  const int64_t channels = plan.result.c;
-  const int64_t block = plan.channel_block;
-  const int64_t num_blocks = (channels + block - 1) / block;
-  const int64_t num_bands = static_cast<int64_t>(plan.bands.size());
-  const RowBand& band = plan.bands[task % num_bands];
-  const int64_t unit = task / num_bands;
-  const int64_t n = unit / num_blocks;
-  const int64_t c0 = (unit % num_blocks) * block;
-  const int64_t width = std::min(block, channels - c0);
-  const BackwardAxis& ax_h = plan.axis_h;
-  const BackwardAxis& ax_w = plan.axis_w;
-  const int64_t in_w = plan.result.w, out_w = plan.grad.w;
-  const Scratch scratch = SlotScratch(plan, workspace, slot, out_w * block);
-  const bool f32 = plan.dtype == DType::kFloat32;
-  const ptrdiff_t pixel_stride = f32 ? plan.grad.stride_w : block;
-
-  // W pass of gradOut row `ho` into the tile row (in_w C-vectors of `block` floats).
-  auto w_pass = [&](int64_t ho, float* dst_row) {
-    const float* pixels;
-    if (f32) {
-      pixels = reinterpret_cast<const float*>(At(plan.grad, elem, n, c0, ho, 0));
+  void Run() {
+    if (plan_.h_pass_first) {
+      RunHFirst();
     } else {
-      for (int64_t wo = 0; wo < out_w; ++wo) {
-        LoadAsFloat(plan.dtype, At(plan.grad, elem, n, c0, ho, wo), 1, width,
-                    scratch.grad_row + wo * block);
+      RunWFirst();
+    }
+  }
+
+ private:
+  char* GradPixel(int64_t ho, int64_t wo) const { return At(plan_.grad, elem_, n_, c0_, ho, wo); }
+  char* ResultPixel(int64_t hi, int64_t wi) const {
+    return At(plan_.result, elem_, n_, c0_, hi, wi);
+  }
+  // Whether a row's pixels are back to back (all channels in this task, no padding), so a whole
+  // row is one long vector.
+  bool DenseRows(const PlaneView& view) const {
+    return f32_ && width_ == view.c && view.stride_w == view.c;
+  }
+
+  void ConvertGradRow(int64_t ho, float* dst) const {
+    for (int64_t wo = 0; wo < out_w_; ++wo) {
+      LoadAsFloat(plan_.dtype, GradPixel(ho, wo), 1, width_, dst + wo * width_);
+    }
+  }
+
+  // Result row `hi` from a dense float row of in_w pixels.
+  void StoreResultRow(int64_t hi, const float* row) const {
+    for (int64_t wi = 0; wi < in_w_; ++wi) {
+      StoreFromFloat(plan_.dtype, row + wi * width_, width_, ResultPixel(hi, wi), 1);
+    }
+  }
+
+  void RunWFirst() {
+    const int64_t row0 = band_->out_row_begin;
+    const ptrdiff_t tile_row = in_w_ * width_;
+    for (int64_t ho = row0; ho < band_->out_row_end; ++ho) {
+      const float* pixels = reinterpret_cast<const float*>(GradPixel(ho, 0));
+      ptrdiff_t pixel_stride = plan_.grad.stride_w;
+      if (!f32_) {
+        ConvertGradRow(ho, scratch_.source);
+        pixels = scratch_.source;
+        pixel_stride = width_;
       }
-      pixels = scratch.grad_row;
+      CombinePixelRuns(gather_, width_, pixels, pixel_stride, scratch_.tile + (ho - row0) * tile_row,
+                       width_);
     }
-    for (int64_t wi = 0; wi < in_w; ++wi) {
-      const int32_t count = ax_w.count(wi);
-      const float* src = count > 0 ? pixels + ax_w.first[wi] * pixel_stride : pixels;
-      CombineRows(dst_row + wi * block, width, src, pixel_stride,
-                  ax_w.weights.data() + ax_w.offset[wi], count);
+    const BackwardAxis& ax_h = plan_.axis_h;
+    const bool direct = DenseRows(plan_.result);
+    for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
+      float* dst = direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result;
+      CombineRows(dst, tile_row, RunStart(ax_h, hi, scratch_.tile, row0, tile_row), tile_row,
+                  ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
+      if (!direct) StoreResultRow(hi, dst);
     }
-  };
+  }
 
-  for (int64_t ho = band.out_row_begin; ho < band.out_row_end; ++ho) {
-    w_pass(ho, scratch.tile + (ho - band.out_row_begin) * in_w * block);
-  }
-  const ptrdiff_t tile_row_stride = in_w * block;
-  for (int64_t hi = band.in_row_begin; hi < band.in_row_end; ++hi) {
-    const int32_t count = ax_h.count(hi);
-    const float* rows =
-        count > 0 ? scratch.tile + (ax_h.first[hi] - band.out_row_begin) * tile_row_stride
-                  : scratch.tile;
-    const float* weights = ax_h.weights.data() + ax_h.offset[hi];
-    for (int64_t wi = 0; wi < in_w; ++wi) {
-      char* out_pixel = At(plan.result, elem, n, c0, hi, wi);
-      float* dst = f32 ? reinterpret_cast<float*>(out_pixel) : scratch.result_row;
-      CombineRows(dst, width, rows + wi * block, tile_row_stride, weights, count);
-      if (!f32) StoreFromFloat(plan.dtype, dst, width, out_pixel, 1);
+  void RunHFirst() {
+    const int64_t row0 = band_->out_row_begin;
+    const BackwardAxis& ax_h = plan_.axis_h;
+    // The H pass reads whole gradOut rows as one vector when they are dense float rows, or
+    // converted copies of them.
+    const float* rows = nullptr;
+    ptrdiff_t row_stride = 0;
+    if (!f32_) {
+      for (int64_t ho = row0; ho < band_->out_row_end; ++ho) {
+        ConvertGradRow(ho, scratch_.tile + (ho - row0) * out_w_ * width_);
+      }
+      rows = scratch_.tile;
+      row_stride = out_w_ * width_;
+    } else if (DenseRows(plan_.grad)) {
+      rows = reinterpret_cast<const float*>(GradPixel(row0, 0));
+      row_stride = plan_.grad.stride_h;
+    }
+    for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
+      const float* weights = ax_h.weights.data() + ax_h.offset[hi];
+      if (rows != nullptr) {
+        CombineRows(scratch_.source, out_w_ * width_, RunStart(ax_h, hi, rows, row0, row_stride),
+                    row_stride, weights, ax_h.count(hi));
+      } else {
+        for (int64_t wo = 0; wo < out_w_; ++wo) {
+          const int32_t count = ax_h.count(hi);
+          const float* src = reinterpret_cast<const float*>(
+              GradPixel(count > 0 ? ax_h.first[hi] : 0, wo));
+          CombineRows(scratch_.source + wo * width_, width_, src, plan_.grad.stride_h, weights,
+                      count);
+        }
+      }
+      if (f32_) {
+        CombinePixelRuns(gather_, width_, scratch_.source, width_,
+                         reinterpret_cast<float*>(ResultPixel(hi, 0)), plan_.result.stride_w);
+      } else {
+        CombinePixelRuns(gather_, width_, scratch_.source, width_, scratch_.result, width_);
+        StoreResultRow(hi, scratch_.result);
+      }
     }
   }
-}
+
+  const Plan& plan_;
+  const size_t elem_;
+  const Scratch scratch_;
+  const RowBand* band_;
+  int64_t n_, c0_, width_;
+  bool f32_;
+  int64_t in_w_, out_w_;
+  GatherAxis gather_;
+};
 
 }  // namespace
 
@@ -161,9 +331,9 @@ void Execute(const Plan& plan, void* workspace) {
   if (plan.empty()) return;
   const TaskFunction run = [&plan, workspace](int64_t task, int slot) {
     if (plan.layout == Layout::kChannelsLast) {
-      RunChannelsLastTask(plan, workspace, task, slot);
+      ChannelsLastTask(plan, workspace, task, slot).Run();
     } else {
-      RunPlanarTask(plan, workspace, task, slot);
+      PlanarTask(plan, workspace, task, slot).Run();
     }
   };
   ParallelFor(plan.num_tasks, plan.num_slots, run);

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/kernels.h"
+
 namespace aclnn_upsample {
 namespace {
 
@@ -18,6 +20,10 @@ constexpr int64_t kTasksPerThread = 4;
 // Channels-last pays once a C-vector fills at least one AVX2 register.
 constexpr int64_t kMinChannelsLastChannels = 8;
 constexpr int64_t kMaxChannelBlock = 512;
+// Rows the planar H-first pass hands to the W pass at once (the blocked kernel's row group).
+constexpr int64_t kRowGroup = 4;
+// Blocked W-pass weights beyond this many floats are not worth their memory.
+constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
 size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
 
@@ -90,6 +96,10 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
   if (batch == 0 || channels == 0) return plan;  // empty problem: no tasks, no workspace
 
   num_threads = std::max(num_threads, 1);
+  const int64_t in_h = result.h, out_h = grad.h;
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  const int64_t taps_h = TapCount(plan.axis_h), taps_w = TapCount(plan.axis_w);
+  const bool f32 = dtype == DType::kFloat32;
   const bool channels_last = channels >= kMinChannelsLastChannels && grad.stride_c == 1 &&
                              result.stride_c == 1;
   int64_t units = 0;
@@ -100,24 +110,55 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     const int64_t fitting = static_cast<int64_t>(kTileBudgetBytes / sizeof(float)) / widest;
     plan.channel_block = std::min({channels, kMaxChannelBlock,
                                    std::max(kMinChannelsLastChannels, fitting / 8 * 8)});
-    const int64_t blocks = CeilDiv(channels, plan.channel_block);
-    units = batch * blocks;
-    const int64_t row_floats = in_w * plan.channel_block;
-    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, row_floats, plan.axis_h, num_threads));
-    plan.tile_floats = RoundUpToCacheLine(MaxBandRows(plan.bands) * row_floats);
-    // Tile, one gradOut row converted to float, one result C-vector.
-    plan.slot_floats = plan.tile_floats + RoundUpToCacheLine(out_w * plan.channel_block) +
-                       RoundUpToCacheLine(plan.channel_block);
+    const int64_t block = plan.channel_block;
+    units = batch * CeilDiv(channels, block);
+    // Vector steps are C-vectors here: one per tap per pixel.
+    const int64_t cost_w_first = out_h * taps_w + taps_h * in_w;
+    const int64_t cost_h_first = taps_h * out_w + in_h * taps_w;
+    plan.h_pass_first = cost_h_first < cost_w_first;
+    const int64_t tile_row = (plan.h_pass_first ? out_w : in_w) * block;
+    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
+    const int64_t band_rows = MaxBandRows(plan.bands);
+    if (plan.h_pass_first) {
+      plan.tile_floats = f32 ? 0 : band_rows * out_w * block;  // gradOut rows as float
+      plan.source_floats = out_w * block;                       // one H-pass row
+    } else {
+      plan.tile_floats = band_rows * in_w * block;              // W-pass rows
+      plan.source_floats = f32 ? 0 : out_w * block;             // one gradOut row as float
+    }
+    plan.result_floats = in_w * block;                          // one result row as float
   } else {
     plan.layout = Layout::kPlanar;
     units = batch * channels;
-    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, in_w, plan.axis_h, num_threads));
-    // An identity H pass writes result rows straight from the W pass: no tile.
-    plan.tile_floats =
-        plan.axis_h.identity ? 0 : RoundUpToCacheLine(MaxBandRows(plan.bands) * in_w);
-    // Tile, one gradOut row and one result row converted to float.
-    plan.slot_floats = plan.tile_floats + RoundUpToCacheLine(out_w) + RoundUpToCacheLine(in_w);
+    if (!plan.axis_w.identity) {
+      plan.axis_w_blocked = BlockAxis(plan.axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
+    }
+    const int64_t w_row_steps = plan.axis_w.identity ? 0
+                                : plan.axis_w_blocked.lanes > 0 ? plan.axis_w_blocked.window_steps
+                                                                : taps_w;
+    const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +
+                                 (plan.axis_h.identity ? 0 : taps_h * CeilDiv(in_w, lanes));
+    const int64_t cost_h_first = taps_h * CeilDiv(out_w, lanes) + in_h * w_row_steps;
+    plan.h_pass_first =
+        !plan.axis_h.identity && !plan.axis_w.identity && cost_h_first < cost_w_first;
+    const int64_t tile_row = plan.h_pass_first ? out_w : in_w;
+    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
+    const int64_t band_rows = MaxBandRows(plan.bands);
+    const bool grad_rows_direct = f32 && grad.stride_w == 1;
+    if (plan.h_pass_first) {
+      plan.tile_floats = grad_rows_direct ? 0 : band_rows * out_w;  // gradOut rows as float
+      plan.source_floats = kRowGroup * out_w;                       // H-pass rows
+      plan.result_floats = kRowGroup * in_w;
+    } else {
+      plan.tile_floats = plan.axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
+      plan.source_floats = out_w;                                      // a gradOut row as float
+      plan.result_floats = in_w;
+    }
   }
+  plan.tile_floats = RoundUpToCacheLine(plan.tile_floats);
+  plan.source_floats = RoundUpToCacheLine(plan.source_floats);
+  plan.result_floats = RoundUpToCacheLine(plan.result_floats);
+  plan.slot_floats = plan.tile_floats + plan.source_floats + plan.result_floats;
   plan.num_tasks = units * static_cast<int64_t>(plan.bands.size());
   plan.num_slots = static_cast<int>(std::min<int64_t>(num_threads, plan.num_tasks));
   plan.workspace_bytes = static_cast<uint64_t>(plan.num_slots) * plan.slot_floats * sizeof(float);

@@ -38,16 +38,24 @@ struct RowBand {
 struct Plan {
   DType dtype = DType::kFloat32;
   Layout layout = Layout::kPlanar;
+  // Which pass runs first. W first keeps an H_out x W_in intermediate; H first an H_in x W_out
+  // one. Chosen from the shapes alone (never the thread count), by fewer vector steps.
+  bool h_pass_first = false;
   PlaneView grad;    // gradOut: (N, C, H_out, W_out)
   PlaneView result;  // out:     (N, C, H_in, W_in)
   BackwardAxis axis_h;
   BackwardAxis axis_w;
+  BlockedAxis axis_w_blocked;   // planar W pass, vectorised form (may be empty)
   std::vector<RowBand> bands;   // the row bands of one plane, in order
   int64_t channel_block = 1;    // channels-last: channels per task
   int64_t num_tasks = 0;        // planes (or image x channel block) x bands
   int num_slots = 1;            // worker slots, each with its own scratch
-  size_t slot_floats = 0;       // scratch floats per slot
-  size_t tile_floats = 0;       // of which the intermediate tile
+  // Scratch per slot, in floats: the intermediate tile, source rows converted to float, and
+  // result rows in float before conversion.
+  size_t tile_floats = 0;
+  size_t source_floats = 0;
+  size_t result_floats = 0;
+  size_t slot_floats = 0;
   uint64_t workspace_bytes = 0;
 
   bool empty() const { return num_tasks == 0; }

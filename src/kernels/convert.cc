@@ -1,94 +1,15 @@
-// Highway compiles this file once per target (foreach_target.h) and HWY_EXPORT builds the
-// dispatch tables.
+// The dtype layer: rows of float16 / bfloat16 / float32 in and out of float32 scratch.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/resample_kernels.cc"
+#define HWY_TARGET_INCLUDE "kernels/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "kernels/resample_kernels.h"
+#include "kernels/kernels.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
 namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
-                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  if (count == 0) {
-    for (size_t j = 0; j < n; ++j) dst[j] = 0.0f;
-    return;
-  }
-  size_t j = 0;
-  // Four independent accumulators hide the FMA latency.
-  for (; j + 4 * lanes <= n; j += 4 * lanes) {
-    const float* row = src + j;
-    const auto w0 = hn::Set(d, weights[0]);
-    auto acc0 = hn::Mul(w0, hn::LoadU(d, row));
-    auto acc1 = hn::Mul(w0, hn::LoadU(d, row + lanes));
-    auto acc2 = hn::Mul(w0, hn::LoadU(d, row + 2 * lanes));
-    auto acc3 = hn::Mul(w0, hn::LoadU(d, row + 3 * lanes));
-    for (size_t k = 1; k < count; ++k) {
-      row += src_stride;
-      const auto w = hn::Set(d, weights[k]);
-      acc0 = hn::MulAdd(w, hn::LoadU(d, row), acc0);
-      acc1 = hn::MulAdd(w, hn::LoadU(d, row + lanes), acc1);
-      acc2 = hn::MulAdd(w, hn::LoadU(d, row + 2 * lanes), acc2);
-      acc3 = hn::MulAdd(w, hn::LoadU(d, row + 3 * lanes), acc3);
-    }
-    hn::StoreU(acc0, d, dst + j);
-    hn::StoreU(acc1, d, dst + j + lanes);
-    hn::StoreU(acc2, d, dst + j + 2 * lanes);
-    hn::StoreU(acc3, d, dst + j + 3 * lanes);
-  }
-  for (; j + lanes <= n; j += lanes) {
-    const float* row = src + j;
-    auto acc = hn::Mul(hn::Set(d, weights[0]), hn::LoadU(d, row));
-    for (size_t k = 1; k < count; ++k) {
-      row += src_stride;
-      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::LoadU(d, row), acc);
-    }
-    hn::StoreU(acc, d, dst + j);
-  }
-  if (j < n) {
-    // The tail goes through a full vector too, so its elements see the same operations (and
-    // the same FMA contraction) as the body's.
-    const size_t rest = n - j;
-    HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};
-    const float* row = src + j;
-    for (size_t t = 0; t < rest; ++t) buffer[t] = row[t];
-    auto acc = hn::Mul(hn::Set(d, weights[0]), hn::Load(d, buffer));
-    for (size_t k = 1; k < count; ++k) {
-      row += src_stride;
-      for (size_t t = 0; t < rest; ++t) buffer[t] = row[t];
-      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::Load(d, buffer), acc);
-    }
-    hn::Store(acc, d, buffer);
-    for (size_t t = 0; t < rest; ++t) dst[j + t] = buffer[t];
-  }
-}
-
-void GatherRowImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
-                   const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRICT offset,
-                   const float* HWY_RESTRICT weights) {
-  // One scalar lane of the vector type, so that the contraction matches CombineRows (FMA
-  // where the target has it).
-  const hn::CappedTag<float, 1> d1;
-  for (size_t i = 0; i < n; ++i) {
-    const int32_t begin = offset[i];
-    const int32_t count = offset[i + 1] - begin;
-    if (count == 0) {
-      dst[i] = 0.0f;
-      continue;
-    }
-    const float* x = src + first[i];
-    const float* w = weights + begin;
-    auto acc = hn::Mul(hn::Set(d1, w[0]), hn::Set(d1, x[0]));
-    for (int32_t k = 1; k < count; ++k) acc = hn::MulAdd(hn::Set(d1, w[k]), hn::Set(d1, x[k]), acc);
-    dst[i] = hn::GetLane(acc);
-  }
-}
 
 // float32 -> bfloat16 bits with round-to-nearest-even (Highway's DemoteTo truncates).
 template <class DF>
@@ -201,8 +122,6 @@ void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, vo
   for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = FloatToFloat16(src[j]);
 }
 
-const char* TargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
-
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace aclnn_upsample
@@ -212,21 +131,8 @@ HWY_AFTER_NAMESPACE();
 namespace aclnn_upsample {
 namespace kernels {
 
-HWY_EXPORT(CombineRowsImpl);
-HWY_EXPORT(GatherRowImpl);
 HWY_EXPORT(LoadAsFloatImpl);
 HWY_EXPORT(StoreFromFloatImpl);
-HWY_EXPORT(TargetNameImpl);
-
-void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                 const float* weights, size_t count) {
-  HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count);
-}
-
-void GatherRow(float* dst, size_t n, const float* src, const int32_t* first,
-               const int32_t* offset, const float* weights) {
-  HWY_DYNAMIC_DISPATCH(GatherRowImpl)(dst, n, src, first, offset, weights);
-}
 
 void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float* dst) {
   HWY_DYNAMIC_DISPATCH(LoadAsFloatImpl)(dtype, src, stride, n, dst);
@@ -235,8 +141,6 @@ void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float
 void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride) {
   HWY_DYNAMIC_DISPATCH(StoreFromFloatImpl)(dtype, src, n, dst, stride);
 }
-
-const char* ActiveTargetName() { return HWY_DYNAMIC_DISPATCH(TargetNameImpl)(); }
 
 }  // namespace kernels
 }  // namespace aclnn_upsample

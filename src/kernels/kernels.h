@@ -1,0 +1,71 @@
+// The arithmetic of the two separable passes, one kernel family per file, vectorised with
+// Highway and dispatched at run time to the best target the CPU supports (the portable targets
+// are always built and tested):
+//   combine_rows.cc  a row is a weighted sum of whole rows (the H pass; channels-last passes)
+//   gather_rows.cc   each element gathers a short run of its row (the planar W pass)
+//   convert.cc       float16 / bfloat16 / float32 rows to and from float32 scratch
+//
+// Determinism: an output element is computed by the same operations wherever it lies in a row
+// and however rows are grouped, so results do not depend on how work is split into tasks.
+#ifndef ACLNN_UPSAMPLE_KERNELS_KERNELS_H_
+#define ACLNN_UPSAMPLE_KERNELS_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/dtype.h"
+
+namespace aclnn_upsample {
+namespace kernels {
+
+// dst[j] = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in k order.
+// count == 0 writes zeros.
+void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride,
+                 const float* weights, size_t count);
+
+// One axis of the W pass, as pointers into plan data.
+//  - Exact runs: element i is sum_k weights[offset[i] + k] * src[first[i] + k].
+//  - Optionally the same matrix cut into blocks of `block_lanes` consecutive elements, each a
+//    dense window of source columns: block b reads src[window_begin[b] + j] for
+//    j < (block_offset[b+1] - block_offset[b]) / block_lanes, with lane weights
+//    block_weights[block_offset[b] + j * block_lanes + lane] (0 outside an element's run).
+//    One broadcast-FMA then serves a whole vector of elements.
+struct GatherAxis {
+  size_t length = 0;         // elements per result row
+  size_t source_length = 0;  // elements per source row
+  const int32_t* first = nullptr;
+  const int32_t* offset = nullptr;
+  const float* weights = nullptr;
+  size_t block_lanes = 0;  // 0: no blocked form
+  const int32_t* window_begin = nullptr;
+  const int32_t* block_offset = nullptr;
+  const float* block_weights = nullptr;
+};
+
+// The W pass of `rows` rows: dst row r = gather of src row r. Rows holding a NaN or Inf take
+// the exact runs, so that a non-finite value reaches exactly the elements whose formula
+// includes it; finite rows take the blocked form when it matches this target's lanes.
+void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
+                float* dst, ptrdiff_t dst_stride);
+
+// The W pass of a channels-last row: pixel i of dst (channels floats at dst + i *
+// dst_pixel_stride) = sum_k weights[offset[i] + k] * pixel first[i] + k of src.
+void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
+                      ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride);
+
+// The number of float lanes of the dispatched target, for laying out blocked weights.
+size_t FloatLanes();
+
+// Converts n elements of `dtype` at src[0], src[stride], ... into contiguous floats.
+void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float* dst);
+
+// Rounds n contiguous floats to `dtype` (nearest even) into dst[0], dst[stride], ...
+void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride);
+
+// The name of the target the dispatcher chose, e.g. "AVX2" or "EMU128".
+const char* ActiveTargetName();
+
+}  // namespace kernels
+}  // namespace aclnn_upsample
+
+#endif  // ACLNN_UPSAMPLE_KERNELS_KERNELS_H_
