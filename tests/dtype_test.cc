@@ -1,12 +1,12 @@
 // The scalar dtype conversions against the compiler's own: every float16 and bfloat16 value
 // round-trips, and float32 -> 16-bit rounds to nearest even (ties, subnormals, overflow, NaN).
-#include <cmath>
-#include <cstring>
-#include <random>
+#include "engine/dtype.h"
 
 #include <gtest/gtest.h>
 
-#include "engine/dtype.h"
+#include <cmath>
+#include <cstring>
+#include <random>
 
 namespace aclnn_upsample {
 namespace {
@@ -44,7 +44,7 @@ TEST(Float16, RoundsToNearestEvenLikeTheCompiler) {
   }
   EXPECT_EQ(FloatToFloat16(65504.0f), 0x7BFF);
   EXPECT_EQ(FloatToFloat16(65519.99f), 0x7BFF);
-  EXPECT_EQ(FloatToFloat16(65520.0f), 0x7C00);  // the tie rounds to even: Inf
+  EXPECT_EQ(FloatToFloat16(65520.0f), 0x7C00);               // the tie rounds to even: Inf
   EXPECT_EQ(FloatToFloat16(std::ldexp(1.0f, -24)), 0x0001);  // smallest subnormal
   EXPECT_EQ(FloatToFloat16(std::ldexp(1.0f, -25)), 0x0000);  // tie to even: zero
 }

@@ -2,6 +2,10 @@
 // included): against a naive float64 reference over sizes around every vector width, position
 // independence (an element's bits do not depend on where a row is cut), and dtype conversions
 // bitwise equal to the scalar reference.
+#include "kernels/kernels.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,13 +13,10 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "engine/axis_weights.h"
 #include "engine/dtype.h"
 #include "hwy/highway.h"
 #include "hwy/targets.h"
-#include "kernels/kernels.h"
 
 namespace aclnn_upsample {
 namespace {
@@ -154,7 +155,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount)
           for (size_t r = 0; r < rows; ++r) {
             for (int64_t i = 0; i < in_size; ++i) {
               double magnitude;
-              const double expected = NaiveGather(axis.exact, src.data() + r * out_size, i, &magnitude);
+              const double expected =
+                  NaiveGather(axis.exact, src.data() + r * out_size, i, &magnitude);
               ASSERT_NEAR(dst[r * (in_size + 2) + i], expected, 1e-6 * magnitude + 1e-30)
                   << "in " << in_size << " out " << out_size << " row " << r << " i " << i
                   << (use_blocks ? " blocked" : " exact");

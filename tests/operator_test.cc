@@ -1,11 +1,11 @@
 // Operator tests through the public C API against the independent float64 reference:
 // documented examples, adjoint identities, size/ratio/scale sweeps, dtypes, formats and
 // storage kinds, NaN/Inf propagation and bitwise determinism across thread counts.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <numeric>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/reference.h"
 #include "support/test_tensors.h"
@@ -206,8 +206,8 @@ TEST(Sweep, FormatsAndStorageKinds) {
         options.format = layout.format;
         options.storage = layout.storage;
         SCOPED_TRACE(::testing::Message() << "format " << layout.format << " storage "
-                                          << static_cast<int>(layout.storage) << " dtype "
-                                          << dtype << " C " << channels);
+                                          << static_cast<int>(layout.storage) << " dtype " << dtype
+                                          << " C " << channels);
         CheckCase(MakeCase(layout.op, 7, 10, 13, 5, false, 0, 0, 2, channels), options);
         CheckCase(MakeCase(layout.op, 12, 6, 6, 19, true, 0, 0, 1, channels), options);
       }

@@ -62,9 +62,7 @@ BackwardAxis Transpose(const ForwardAxis& forward) {
   return backward;
 }
 
-int64_t TapCount(const BackwardAxis& axis) {
-  return axis.offset.empty() ? 0 : axis.offset.back();
-}
+int64_t TapCount(const BackwardAxis& axis) { return axis.offset.empty() ? 0 : axis.offset.back(); }
 
 BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats) {
   BlockedAxis blocked;

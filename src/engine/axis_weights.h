@@ -26,9 +26,9 @@ struct AxisSpec {
 struct ForwardAxis {
   int64_t in_size = 0;
   int64_t out_size = 0;
-  std::vector<int64_t> first;    // per output o: first input index of its taps
-  std::vector<int64_t> offset;   // per output o: taps are weights[offset[o] .. offset[o+1])
-  std::vector<double> weights;   // concatenated taps; taps at one index are summed by Transpose
+  std::vector<int64_t> first;   // per output o: first input index of its taps
+  std::vector<int64_t> offset;  // per output o: taps are weights[offset[o] .. offset[o+1])
+  std::vector<double> weights;  // concatenated taps; taps at one index are summed by Transpose
 
   void AddRow(int64_t first_input, const double* taps, int64_t count);
 };
@@ -36,8 +36,8 @@ struct ForwardAxis {
 struct BackwardAxis {
   int32_t in_size = 0;
   int32_t out_size = 0;
-  bool identity = false;     // A is the identity: the pass along this axis is skipped
-  int32_t max_count = 0;     // largest run length, for workspace sizing
+  bool identity = false;        // A is the identity: the pass along this axis is skipped
+  int32_t max_count = 0;        // largest run length, for workspace sizing
   std::vector<int32_t> first;   // per input i: first output index o of its run
   std::vector<int32_t> offset;  // per input i: run weights are weights[offset[i] .. offset[i+1])
   std::vector<float> weights;   // A[first[i] + k, i]
@@ -55,7 +55,7 @@ struct BlockedAxis {
   std::vector<int32_t> window_begin;  // per block
   std::vector<int32_t> block_offset;  // per block, into weights; window = difference / lanes
   std::vector<float> weights;
-  int64_t window_steps = 0;           // sum of window lengths: vector steps per row
+  int64_t window_steps = 0;  // sum of window lengths: vector steps per row
 };
 
 // Blocks `axis` for `lanes`-wide vectors, or returns lanes == 0 when dense windows would cost

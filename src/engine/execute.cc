@@ -20,8 +20,9 @@ constexpr int64_t kRowGroup = 4;  // rows handed to the W pass at once (H-first 
 
 // Element address of a view; offsets in elements.
 inline char* At(const PlaneView& view, size_t elem, int64_t n, int64_t c, int64_t h, int64_t w) {
-  return view.data + (n * view.stride_n + c * view.stride_c + h * view.stride_h +
-                      w * view.stride_w) * static_cast<int64_t>(elem);
+  return view.data +
+         (n * view.stride_n + c * view.stride_c + h * view.stride_h + w * view.stride_w) *
+             static_cast<int64_t>(elem);
 }
 
 struct Scratch {
@@ -261,8 +262,8 @@ class ChannelsLastTask {
         pixels = scratch_.source;
         pixel_stride = width_;
       }
-      CombinePixelRuns(gather_, width_, pixels, pixel_stride, scratch_.tile + (ho - row0) * tile_row,
-                       width_);
+      CombinePixelRuns(gather_, width_, pixels, pixel_stride,
+                       scratch_.tile + (ho - row0) * tile_row, width_);
     }
     const BackwardAxis& ax_h = plan_.axis_h;
     const bool direct = DenseRows(plan_.result);
@@ -299,8 +300,8 @@ class ChannelsLastTask {
       } else {
         for (int64_t wo = 0; wo < out_w_; ++wo) {
           const int32_t count = ax_h.count(hi);
-          const float* src = reinterpret_cast<const float*>(
-              GradPixel(count > 0 ? ax_h.first[hi] : 0, wo));
+          const float* src =
+              reinterpret_cast<const float*>(GradPixel(count > 0 ? ax_h.first[hi] : 0, wo));
           CombineRows(scratch_.source + wo * width_, width_, src, plan_.grad.stride_h, weights,
                       count);
         }

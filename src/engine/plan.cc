@@ -66,7 +66,8 @@ int64_t ChooseBandCount(int64_t units, int64_t tile_row_floats, const BackwardAx
 
 int64_t MaxBandRows(const std::vector<RowBand>& bands) {
   int64_t rows = 0;
-  for (const RowBand& band : bands) rows = std::max<int64_t>(rows, band.out_row_end - band.out_row_begin);
+  for (const RowBand& band : bands)
+    rows = std::max<int64_t>(rows, band.out_row_end - band.out_row_begin);
   return rows;
 }
 
@@ -100,16 +101,16 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   const int64_t taps_h = TapCount(plan.axis_h), taps_w = TapCount(plan.axis_w);
   const bool f32 = dtype == DType::kFloat32;
-  const bool channels_last = channels >= kMinChannelsLastChannels && grad.stride_c == 1 &&
-                             result.stride_c == 1;
+  const bool channels_last =
+      channels >= kMinChannelsLastChannels && grad.stride_c == 1 && result.stride_c == 1;
   int64_t units = 0;
   if (channels_last) {
     plan.layout = Layout::kChannelsLast;
     // Whole C-vectors, unless a row of them would not fit the tile budget by itself.
     const int64_t widest = std::max(in_w, out_w);
     const int64_t fitting = static_cast<int64_t>(kTileBudgetBytes / sizeof(float)) / widest;
-    plan.channel_block = std::min({channels, kMaxChannelBlock,
-                                   std::max(kMinChannelsLastChannels, fitting / 8 * 8)});
+    plan.channel_block =
+        std::min({channels, kMaxChannelBlock, std::max(kMinChannelsLastChannels, fitting / 8 * 8)});
     const int64_t block = plan.channel_block;
     units = batch * CeilDiv(channels, block);
     // Vector steps are C-vectors here: one per tap per pixel.
@@ -121,19 +122,19 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     const int64_t band_rows = MaxBandRows(plan.bands);
     if (plan.h_pass_first) {
       plan.tile_floats = f32 ? 0 : band_rows * out_w * block;  // gradOut rows as float
-      plan.source_floats = out_w * block;                       // one H-pass row
+      plan.source_floats = out_w * block;                      // one H-pass row
     } else {
-      plan.tile_floats = band_rows * in_w * block;              // W-pass rows
-      plan.source_floats = f32 ? 0 : out_w * block;             // one gradOut row as float
+      plan.tile_floats = band_rows * in_w * block;   // W-pass rows
+      plan.source_floats = f32 ? 0 : out_w * block;  // one gradOut row as float
     }
-    plan.result_floats = in_w * block;                          // one result row as float
+    plan.result_floats = in_w * block;  // one result row as float
   } else {
     plan.layout = Layout::kPlanar;
     units = batch * channels;
     if (!plan.axis_w.identity) {
       plan.axis_w_blocked = BlockAxis(plan.axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
     }
-    const int64_t w_row_steps = plan.axis_w.identity ? 0
+    const int64_t w_row_steps = plan.axis_w.identity            ? 0
                                 : plan.axis_w_blocked.lanes > 0 ? plan.axis_w_blocked.window_steps
                                                                 : taps_w;
     const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +

@@ -69,7 +69,6 @@ HWY_INLINE void Combine(float* HWY_RESTRICT dst, size_t n, const float* HWY_REST
   }
 }
 
-
 void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
                      ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
   Combine(dst, n, src, src_stride, weights, count);
@@ -98,15 +97,15 @@ namespace kernels {
 HWY_EXPORT(CombineRowsImpl);
 HWY_EXPORT(CombinePixelRunsImpl);
 
-void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                 const float* weights, size_t count) {
+void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
+                 size_t count) {
   HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count);
 }
 
 void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
                       ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride) {
-  HWY_DYNAMIC_DISPATCH(CombinePixelRunsImpl)(axis, channels, src, src_pixel_stride, dst,
-                                             dst_pixel_stride);
+  HWY_DYNAMIC_DISPATCH(CombinePixelRunsImpl)
+  (axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
 }
 
 }  // namespace kernels

@@ -58,7 +58,8 @@ void GatherRowsBlocked(const GatherAxis& axis, const float* const* src, float* c
   const size_t num_blocks = (axis.length + lanes - 1) / lanes;
   for (size_t b = 0; b < num_blocks; ++b) {
     const float* w = axis.block_weights + axis.block_offset[b];
-    const size_t window = static_cast<size_t>(axis.block_offset[b + 1] - axis.block_offset[b]) / lanes;
+    const size_t window =
+        static_cast<size_t>(axis.block_offset[b + 1] - axis.block_offset[b]) / lanes;
     const int32_t begin = axis.window_begin[b];
     hn::Vec<decltype(d)> acc[R];
     for (size_t r = 0; r < R; ++r) acc[r] = hn::Zero(d);
@@ -101,11 +102,20 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
       }
     }
     switch (group) {
-      case 4: GatherRowsBlocked<4>(axis, group_src, group_dst); break;
-      case 3: GatherRowsBlocked<3>(axis, group_src, group_dst); break;
-      case 2: GatherRowsBlocked<2>(axis, group_src, group_dst); break;
-      case 1: GatherRowsBlocked<1>(axis, group_src, group_dst); break;
-      default: break;
+      case 4:
+        GatherRowsBlocked<4>(axis, group_src, group_dst);
+        break;
+      case 3:
+        GatherRowsBlocked<3>(axis, group_src, group_dst);
+        break;
+      case 2:
+        GatherRowsBlocked<2>(axis, group_src, group_dst);
+        break;
+      case 1:
+        GatherRowsBlocked<1>(axis, group_src, group_dst);
+        break;
+      default:
+        break;
     }
   }
 }

@@ -20,8 +20,8 @@ namespace kernels {
 
 // dst[j] = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in k order.
 // count == 0 writes zeros.
-void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                 const float* weights, size_t count);
+void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
+                 size_t count);
 
 // One axis of the W pass, as pointers into plan data.
 //  - Exact runs: element i is sum_k weights[offset[i] + k] * src[first[i] + k].

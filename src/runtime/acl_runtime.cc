@@ -42,14 +42,15 @@ aclError RuntimeFail(aclError status, const char* where, const std::string& para
 
 aclError CheckDevice(const char* where, int32_t device) {
   if (device != 0) {
-    return RuntimeFail(ACL_ERROR_INVALID_PARAM, where, "deviceId",
-                       "0 (the CPU is the only device)", std::to_string(device));
+    return RuntimeFail(ACL_ERROR_INVALID_PARAM, where, "deviceId", "0 (the CPU is the only device)",
+                       std::to_string(device));
   }
   return ACL_SUCCESS;
 }
 
 aclError AllocateAligned(const char* where, void** ptr, size_t size) {
-  if (ptr == nullptr) return RuntimeFail(ACL_ERROR_INVALID_PARAM, where, "ptr", "non-null", "nullptr");
+  if (ptr == nullptr)
+    return RuntimeFail(ACL_ERROR_INVALID_PARAM, where, "ptr", "non-null", "nullptr");
   *ptr = nullptr;
   if (size == 0) return RuntimeFail(ACL_ERROR_INVALID_PARAM, where, "size", "> 0", "0");
   if (size > SIZE_MAX - kDeviceAlignment) {
@@ -87,7 +88,8 @@ aclError aclrtResetDevice(int32_t deviceId) {
 
 aclError aclrtGetDevice(int32_t* deviceId) {
   if (deviceId == nullptr) {
-    return RuntimeFail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice", "deviceId", "non-null", "nullptr");
+    return RuntimeFail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice", "deviceId", "non-null",
+                       "nullptr");
   }
   if (current_device < 0) {
     return RuntimeFail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice", "device",

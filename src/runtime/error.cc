@@ -20,6 +20,4 @@ aclnnStatus Fail(aclnnStatus status, const std::string& where, const std::string
 
 }  // namespace aclnn_upsample
 
-extern "C" const char* aclGetRecentErrMsg(void) {
-  return aclnn_upsample::recent_error.c_str();
-}
+extern "C" const char* aclGetRecentErrMsg(void) { return aclnn_upsample::recent_error.c_str(); }

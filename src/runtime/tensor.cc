@@ -18,8 +18,8 @@ extern "C" aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDims
   const char* where = "aclCreateTensor";
   if (viewDimsNum > kMaxDims || storageDimsNum > kMaxDims) {
     Fail(ACLNN_ERR_PARAM_INVALID, where, "viewDimsNum/storageDimsNum",
-         "at most " + std::to_string(kMaxDims), std::to_string(viewDimsNum) + "/" +
-         std::to_string(storageDimsNum));
+         "at most " + std::to_string(kMaxDims),
+         std::to_string(viewDimsNum) + "/" + std::to_string(storageDimsNum));
     return nullptr;
   }
   if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {

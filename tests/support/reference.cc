@@ -29,8 +29,8 @@ double Cubic(double x) {
 
 std::string Case::Name() const {
   std::ostringstream name;
-  name << (op == Op::kBilinear ? "bilinear" : "bicubic_aa") << " N" << n << " C" << c << " "
-       << in_h << "x" << in_w << "->" << out_h << "x" << out_w << (align_corners ? " align" : "")
+  name << (op == Op::kBilinear ? "bilinear" : "bicubic_aa") << " N" << n << " C" << c << " " << in_h
+       << "x" << in_w << "->" << out_h << "x" << out_w << (align_corners ? " align" : "")
        << " scales " << scales_h << "," << scales_w;
   return name.str();
 }

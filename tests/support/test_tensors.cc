@@ -1,12 +1,12 @@
 #include "support/test_tensors.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
@@ -103,13 +103,16 @@ Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, b
   int64_t last = 0;
   bool empty = false;
   for (int d = 0; d < 4; ++d) {
-    if (sizes[d] == 0) empty = true;
-    else last += (sizes[d] - 1) * strides[d];
+    if (sizes[d] == 0)
+      empty = true;
+    else
+      last += (sizes[d] - 1) * strides[d];
   }
-  layout.storage_elements = empty ? 0 : layout.offset + last + 1 + (storage == Storage::kOffset ? 5 : 0);
+  layout.storage_elements =
+      empty ? 0 : layout.offset + last + 1 + (storage == Storage::kOffset ? 5 : 0);
   layout.storage_dims = {layout.storage_elements};
-  layout.logical_strides = nhwc ? std::vector<int64_t>{strides[0], strides[3], strides[1], strides[2]}
-                                : strides;
+  layout.logical_strides =
+      nhwc ? std::vector<int64_t>{strides[0], strides[3], strides[1], strides[2]} : strides;
   return layout;
 }
 
@@ -161,9 +164,8 @@ RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const R
         for (int64_t w = 0; w < c.out_w; ++w) {
           const int64_t logical = ((n * c.c + ch) * c.out_h + h) * c.out_w + w;
           // Broadcast: every plane reads plane 0's values.
-          const int64_t source = options.storage == Storage::kBroadcastGrad
-                                     ? h * c.out_w + w
-                                     : logical;
+          const int64_t source =
+              options.storage == Storage::kBroadcastGrad ? h * c.out_w + w : logical;
           uint8_t* slot = grad_storage.data() + LogicalOffset(grad_layout, n, ch, h, w) * elem;
           Encode(options.dtype, grad[source], slot);
           if (grad_rounded) (*grad_rounded)[logical] = Decode(options.dtype, slot);
@@ -206,9 +208,11 @@ RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const R
   if (options.threads > 0) unsetenv("ACLNN_UPSAMPLE_NUM_THREADS");
   if (run.status == ACLNN_SUCCESS) {
     void* workspace = nullptr;
-    if (workspace_size > 0) EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    run.status = bilinear ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspace_size, executor, nullptr)
-                          : aclnnUpsampleBicubic2dAAGrad(workspace, workspace_size, executor, nullptr);
+    if (workspace_size > 0)
+      EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    run.status =
+        bilinear ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspace_size, executor, nullptr)
+                 : aclnnUpsampleBicubic2dAAGrad(workspace, workspace_size, executor, nullptr);
     if (workspace) aclrtFree(workspace);
   }
   if (run.status != ACLNN_SUCCESS) run.message = aclGetRecentErrMsg();
@@ -224,7 +228,8 @@ RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const R
           const int64_t offset = LogicalOffset(out_layout, n, ch, h, w);
           addressed.insert(offset);
           run.values[logical] = Decode(options.dtype, out_storage.data() + offset * elem);
-          std::memcpy(run.raw_bits.data() + logical * elem, out_storage.data() + offset * elem, elem);
+          std::memcpy(run.raw_bits.data() + logical * elem, out_storage.data() + offset * elem,
+                      elem);
         }
       }
     }

@@ -14,8 +14,8 @@ namespace {
 using Int128 = __int128;
 
 constexpr int64_t kMaxDim = int64_t{1} << 20;
-constexpr int64_t kMaxRows = int64_t{1} << 31;              // N * C * H_out must stay below
-constexpr Int128 kMaxFootprintBytes = Int128{60} << 30;     // 60 GiB
+constexpr int64_t kMaxRows = int64_t{1} << 31;           // N * C * H_out must stay below
+constexpr Int128 kMaxFootprintBytes = Int128{60} << 30;  // 60 GiB
 
 std::string Join(const std::vector<int64_t>& values) {
   std::string text = "[";
@@ -28,10 +28,14 @@ std::string Join(const std::vector<int64_t>& values) {
 
 const char* FormatName(aclFormat format) {
   switch (format) {
-    case ACL_FORMAT_NCHW: return "NCHW";
-    case ACL_FORMAT_NHWC: return "NHWC";
-    case ACL_FORMAT_ND: return "ND";
-    default: return nullptr;
+    case ACL_FORMAT_NCHW:
+      return "NCHW";
+    case ACL_FORMAT_NHWC:
+      return "NHWC";
+    case ACL_FORMAT_ND:
+      return "ND";
+    default:
+      return nullptr;
   }
 }
 
@@ -42,10 +46,17 @@ std::string DescribeFormat(aclFormat format) {
 
 bool ToDType(aclDataType type, DType* dtype) {
   switch (type) {
-    case ACL_FLOAT: *dtype = DType::kFloat32; return true;
-    case ACL_FLOAT16: *dtype = DType::kFloat16; return true;
-    case ACL_BF16: *dtype = DType::kBFloat16; return true;
-    default: return false;
+    case ACL_FLOAT:
+      *dtype = DType::kFloat32;
+      return true;
+    case ACL_FLOAT16:
+      *dtype = DType::kFloat16;
+      return true;
+    case ACL_BF16:
+      *dtype = DType::kBFloat16;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -116,8 +127,9 @@ aclnnStatus CheckDTypes(const Checker& check, const OperatorTraits& op, const ac
     return check.Invalid("out dtype", supported, DescribeDType(out.dtype));
   }
   if (out_dtype != *dtype) {
-    return check.Invalid("out dtype", std::string("the dtype of ") + op.grad_name + " (" +
-                         DTypeName(*dtype) + ")", DTypeName(out_dtype));
+    return check.Invalid(
+        "out dtype", std::string("the dtype of ") + op.grad_name + " (" + DTypeName(*dtype) + ")",
+        DTypeName(out_dtype));
   }
   return ACLNN_SUCCESS;
 }
@@ -134,10 +146,13 @@ aclnnStatus CheckFormats(const Checker& check, const OperatorTraits& op, const a
     return check.Invalid(std::string(op.grad_name) + " format", accepted,
                          DescribeFormat(grad.format));
   }
-  if (!accepts(out.format)) return check.Invalid("out format", accepted, DescribeFormat(out.format));
+  if (!accepts(out.format))
+    return check.Invalid("out format", accepted, DescribeFormat(out.format));
   if (grad.format != out.format) {
-    return check.Invalid("out format", std::string("the format of ") + op.grad_name + " (" +
-                         DescribeFormat(grad.format) + ")", DescribeFormat(out.format));
+    return check.Invalid(
+        "out format",
+        std::string("the format of ") + op.grad_name + " (" + DescribeFormat(grad.format) + ")",
+        DescribeFormat(out.format));
   }
   return ACLNN_SUCCESS;
 }
@@ -147,21 +162,23 @@ aclnnStatus CheckRanks(const Checker& check, const OperatorTraits& op, const acl
                        const aclIntArray& output_size, const aclIntArray& input_size,
                        const aclTensor& out) {
   if (grad.view_dims.size() != 4) {
-    return check.Invalid(op.grad_name, "a 4-D tensor",
-                         std::to_string(grad.view_dims.size()) + "-D shape " + Join(grad.view_dims));
+    return check.Invalid(
+        op.grad_name, "a 4-D tensor",
+        std::to_string(grad.view_dims.size()) + "-D shape " + Join(grad.view_dims));
   }
   if (out.view_dims.size() != 4) {
     return check.Invalid("out", "a 4-D tensor",
                          std::to_string(out.view_dims.size()) + "-D shape " + Join(out.view_dims));
   }
   if (output_size.values.size() != 2) {
-    return check.Invalid("outputSize", "2 elements [H_out, W_out]",
-                         std::to_string(output_size.values.size()) + " elements " +
-                             Join(output_size.values));
+    return check.Invalid(
+        "outputSize", "2 elements [H_out, W_out]",
+        std::to_string(output_size.values.size()) + " elements " + Join(output_size.values));
   }
   if (input_size.values.size() != 4) {
-    return check.Invalid("inputSize", "4 elements", std::to_string(input_size.values.size()) +
-                                                        " elements " + Join(input_size.values));
+    return check.Invalid(
+        "inputSize", "4 elements",
+        std::to_string(input_size.values.size()) + " elements " + Join(input_size.values));
   }
   return ACLNN_SUCCESS;
 }
@@ -176,7 +193,8 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
   aclnnStatus status =
       CheckNotNull(check, op, grad, output_size, input_size, out, workspace_size, executor);
   if (status != ACLNN_SUCCESS) return status;
-  if ((status = CheckDTypes(check, op, *grad, *out, &problem->dtype)) != ACLNN_SUCCESS) return status;
+  if ((status = CheckDTypes(check, op, *grad, *out, &problem->dtype)) != ACLNN_SUCCESS)
+    return status;
   if ((status = CheckFormats(check, op, *grad, *out)) != ACLNN_SUCCESS) return status;
   if ((status = CheckRanks(check, op, *grad, *output_size, *input_size, *out)) != ACLNN_SUCCESS) {
     return status;
@@ -198,22 +216,22 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
   }
   for (int axis : {axis_h, axis_w}) {
     if (in_size[axis] < 1 || in_size[axis] > kMaxDim) {
-      return check.Invalid("inputSize[" + std::to_string(axis) + "] (" +
-                               (axis == axis_h ? "H" : "W") + ")",
-                           "a value in [1, 2^20]", std::to_string(in_size[axis]));
+      return check.Invalid(
+          "inputSize[" + std::to_string(axis) + "] (" + (axis == axis_h ? "H" : "W") + ")",
+          "a value in [1, 2^20]", std::to_string(in_size[axis]));
     }
   }
   for (int axis : {0, axis_c}) {
     if (in_size[axis] < 0 || in_size[axis] > kMaxDim) {
-      return check.Invalid("inputSize[" + std::to_string(axis) + "] (" + (axis == 0 ? "N" : "C") +
-                               ")",
-                           "a value in [0, 2^20]", std::to_string(in_size[axis]));
+      return check.Invalid(
+          "inputSize[" + std::to_string(axis) + "] (" + (axis == 0 ? "N" : "C") + ")",
+          "a value in [0, 2^20]", std::to_string(in_size[axis]));
     }
   }
 
   // #6: every tensor dimension within [0, 2^20].
-  for (const auto& [tensor, name] : {std::pair<const aclTensor*, const char*>{grad, op.grad_name},
-                                     {out, "out"}}) {
+  for (const auto& [tensor, name] :
+       {std::pair<const aclTensor*, const char*>{grad, op.grad_name}, {out, "out"}}) {
     for (int64_t d : tensor->view_dims) {
       if (d < 0 || d > kMaxDim) {
         return check.Invalid(std::string(name) + " shape", "dimensions in [0, 2^20]",
@@ -230,9 +248,10 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
       nhwc ? std::vector<int64_t>{batch, out_h, out_w, channels}
            : std::vector<int64_t>{batch, channels, out_h, out_w};
   if (grad->view_dims != expected_grad) {
-    return check.Invalid(std::string(op.grad_name) + " shape",
-                         Join(expected_grad) + " (" + order + " from inputSize's N, C and outputSize)",
-                         Join(grad->view_dims));
+    return check.Invalid(
+        std::string(op.grad_name) + " shape",
+        Join(expected_grad) + " (" + order + " from inputSize's N, C and outputSize)",
+        Join(grad->view_dims));
   }
   if (out->view_dims != in_size) {
     return check.Invalid("out shape", "inputSize " + Join(in_size) + " " + order,
@@ -257,15 +276,16 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
 
   // #9: memory layout: non-negative strides, views inside storage, `out` one address per
   // element, no overlap between the two tensors.
-  for (const auto& [tensor, name] : {std::pair<const aclTensor*, const char*>{grad, op.grad_name},
-                                     {out, "out"}}) {
+  for (const auto& [tensor, name] :
+       {std::pair<const aclTensor*, const char*>{grad, op.grad_name}, {out, "out"}}) {
     if (tensor->strides.size() != tensor->view_dims.size()) {
       return check.Invalid(std::string(name) + " strides", "one stride per dimension",
                            Join(tensor->strides));
     }
     for (int64_t s : tensor->strides) {
-      if (s < 0) return check.Invalid(std::string(name) + " strides", "non-negative strides",
-                                      Join(tensor->strides));
+      if (s < 0)
+        return check.Invalid(std::string(name) + " strides", "non-negative strides",
+                             Join(tensor->strides));
     }
     if (tensor->offset < 0) {
       return check.Invalid(std::string(name) + " offset", "a non-negative offset",
@@ -282,7 +302,8 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
     }
     if (!IsEmptyView(*tensor) && tensor->offset + LastOffset(*tensor) >= storage) {
       return check.Invalid(
-          std::string(name) + " view", "a view inside its storage of " +
+          std::string(name) + " view",
+          "a view inside its storage of " +
               std::to_string(static_cast<int64_t>(std::min<Int128>(storage, INT64_MAX))) +
               " elements (storageDims " + Join(tensor->storage_dims) + ")",
           "offset " + std::to_string(tensor->offset) + " with shape " + Join(tensor->view_dims) +
@@ -300,9 +321,9 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
     Int128 reach = 0;
     for (const auto& [stride, size] : dims) {
       if (stride <= reach) {
-        return check.Invalid("out strides",
-                             "a layout where every element has its own address",
-                             "strides " + Join(out->strides) + " for shape " + Join(out->view_dims));
+        return check.Invalid(
+            "out strides", "a layout where every element has its own address",
+            "strides " + Join(out->strides) + " for shape " + Join(out->view_dims));
       }
       reach += Int128{size - 1} * stride;
     }
@@ -314,11 +335,11 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
                         "a non-null data pointer for a non-empty tensor", "nullptr");
     }
     const Int128 elem = static_cast<int64_t>(DTypeSize(problem->dtype));
-    const Int128 grad_begin = static_cast<Int128>(reinterpret_cast<uintptr_t>(grad->data)) +
-                              Int128{grad->offset} * elem;
+    const Int128 grad_begin =
+        static_cast<Int128>(reinterpret_cast<uintptr_t>(grad->data)) + Int128{grad->offset} * elem;
     const Int128 grad_end = grad_begin + (LastOffset(*grad) + 1) * elem;
-    const Int128 out_begin = static_cast<Int128>(reinterpret_cast<uintptr_t>(out->data)) +
-                             Int128{out->offset} * elem;
+    const Int128 out_begin =
+        static_cast<Int128>(reinterpret_cast<uintptr_t>(out->data)) + Int128{out->offset} * elem;
     const Int128 out_end = out_begin + (LastOffset(*out) + 1) * elem;
     if (grad_begin < out_end && out_begin < grad_end) {
       return check.Invalid("out memory", std::string("no overlap with ") + op.grad_name,
@@ -334,11 +355,11 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
   problem->out_h = out_h;
   problem->out_w = out_w;
   const size_t elem = DTypeSize(problem->dtype);
-  for (const auto& [tensor, view] : {std::pair<const aclTensor*, PlaneView*>{grad, &problem->grad},
-                                     {out, &problem->result}}) {
-    view->data = tensor->data == nullptr
-                     ? nullptr
-                     : static_cast<char*>(tensor->data) + tensor->offset * static_cast<int64_t>(elem);
+  for (const auto& [tensor, view] :
+       {std::pair<const aclTensor*, PlaneView*>{grad, &problem->grad}, {out, &problem->result}}) {
+    view->data = tensor->data == nullptr ? nullptr
+                                         : static_cast<char*>(tensor->data) +
+                                               tensor->offset * static_cast<int64_t>(elem);
     view->n = tensor->view_dims[0];
     view->c = tensor->view_dims[axis_c];
     view->h = tensor->view_dims[axis_h];

@@ -43,8 +43,8 @@ ForwardAxis BuildBicubicAAAxis(const AxisSpec& axis) {
     const double center = ratio * (static_cast<double>(o) + 0.5);
     // Truncation toward zero, as the reference's int conversion, before clamping.
     const int64_t imin = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
-    const int64_t imax = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5),
-                                           axis.in_size);
+    const int64_t imax =
+        std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), axis.in_size);
     const int64_t count = std::max<int64_t>(imax - imin, 0);
     taps.assign(count, 0.0);
     double total = 0.0;

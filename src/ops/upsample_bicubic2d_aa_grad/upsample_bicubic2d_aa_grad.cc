@@ -1,9 +1,8 @@
 // aclnnUpsampleBicubic2dAAGrad: shared validation, this operator's own rules (numbered checks
 // below), its weights, the engine.
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-
 #include <string>
 
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "ops/common/run_operator.h"
 #include "ops/common/validation.h"
 #include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
@@ -12,9 +11,9 @@
 namespace aclnn_upsample {
 namespace {
 
-constexpr OperatorTraits kBicubic2dAAGrad = {
-    "aclnnUpsampleBicubic2dAAGrad", "gradOutput",
-    /*accepts_nhwc=*/false, /*accepts_nd=*/true, /*accepts_empty_batch=*/false};
+constexpr OperatorTraits kBicubic2dAAGrad = {"aclnnUpsampleBicubic2dAAGrad", "gradOutput",
+                                             /*accepts_nhwc=*/false, /*accepts_nd=*/true,
+                                             /*accepts_empty_batch=*/false};
 
 // The forward upscaling factor is at most 50 per axis.
 constexpr double kMinRatio = 0.02;
@@ -34,18 +33,18 @@ aclnnStatus CheckBicubicRules(const Problem& problem, const AxisSpec& axis_h,
                               const AxisSpec& axis_w) {
   // #1: empty tensors are not supported.
   if (problem.empty()) {
-    return Invalid("gradOutput shape", "no zero dimension (empty tensors are not supported)",
-                   "N = " + std::to_string(problem.batch) + ", C = " +
-                       std::to_string(problem.channels));
+    return Invalid(
+        "gradOutput shape", "no zero dimension (empty tensors are not supported)",
+        "N = " + std::to_string(problem.batch) + ", C = " + std::to_string(problem.channels));
   }
   // #2: negative scales.
-  for (const auto& [axis, name] : {std::pair<const AxisSpec*, const char*>{&axis_h, "scalesH"},
-                                   {&axis_w, "scalesW"}}) {
+  for (const auto& [axis, name] :
+       {std::pair<const AxisSpec*, const char*>{&axis_h, "scalesH"}, {&axis_w, "scalesW"}}) {
     if (axis->scale < 0.0) return Invalid(name, "a value >= 0 (0: not given)", ToText(axis->scale));
   }
   // #3: at most 50x upscaling per axis (ratio input/output >= 0.02).
-  for (const auto& [axis, name] : {std::pair<const AxisSpec*, const char*>{&axis_h, "H"},
-                                   {&axis_w, "W"}}) {
+  for (const auto& [axis, name] :
+       {std::pair<const AxisSpec*, const char*>{&axis_h, "H"}, {&axis_w, "W"}}) {
     const double ratio = BicubicAAUpscaleRatio(*axis);
     if (!(ratio >= kMinRatio)) {
       return Invalid(std::string("upscaling factor of axis ") + name,

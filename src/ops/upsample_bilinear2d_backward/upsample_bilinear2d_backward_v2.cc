@@ -2,16 +2,15 @@
 // Its own rules: NCHW or NHWC; N or C == 0 is an empty problem; negative scales mean "not
 // given"; the consistency rule of contract 1.3 (in bilinear_weights.cc).
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
-
 #include "ops/common/run_operator.h"
 #include "ops/common/validation.h"
 #include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
 
 namespace aclnn_upsample {
 namespace {
-constexpr OperatorTraits kBilinear2dBackwardV2 = {
-    "aclnnUpsampleBilinear2dBackwardV2", "gradOut",
-    /*accepts_nhwc=*/true, /*accepts_nd=*/false, /*accepts_empty_batch=*/true};
+constexpr OperatorTraits kBilinear2dBackwardV2 = {"aclnnUpsampleBilinear2dBackwardV2", "gradOut",
+                                                  /*accepts_nhwc=*/true, /*accepts_nd=*/false,
+                                                  /*accepts_empty_batch=*/true};
 }  // namespace
 }  // namespace aclnn_upsample
 
@@ -24,10 +23,9 @@ extern "C" aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
   const aclnnStatus status = ValidateCommon(kBilinear2dBackwardV2, gradOut, outputSize, inputSize,
                                             out, workspaceSize, executor, &problem);
   if (status != ACLNN_SUCCESS) return status;
-  return PlanOperator(kBilinear2dBackwardV2, problem,
-                      BuildBilinearAxis(HeightAxis(problem, alignCorners, scalesH)),
-                      BuildBilinearAxis(WidthAxis(problem, alignCorners, scalesW)), workspaceSize,
-                      executor);
+  return PlanOperator(
+      kBilinear2dBackwardV2, problem, BuildBilinearAxis(HeightAxis(problem, alignCorners, scalesH)),
+      BuildBilinearAxis(WidthAxis(problem, alignCorners, scalesW)), workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleBilinear2dBackwardV2(void* workspace, uint64_t workspaceSize,
