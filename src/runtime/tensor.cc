@@ -36,7 +36,10 @@ extern "C" aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDims
     // No strides given: contiguous row-major, as CANN's helpers compute them.
     tensor->strides.assign(viewDimsNum, 1);
     for (int64_t d = static_cast<int64_t>(viewDimsNum) - 2; d >= 0; --d) {
-      tensor->strides[d] = tensor->strides[d + 1] * viewDims[d + 1];
+      // Saturate instead of overflowing: absurd dims are the operators' to reject.
+      if (__builtin_mul_overflow(tensor->strides[d + 1], viewDims[d + 1], &tensor->strides[d])) {
+        tensor->strides[d] = INT64_MAX;
+      }
     }
   }
   tensor->offset = offset;

@@ -93,6 +93,44 @@ bool IsEmptyView(const aclTensor& t) {
   return std::any_of(t.view_dims.begin(), t.view_dims.end(), [](int64_t d) { return d == 0; });
 }
 
+// Whether every element of a non-empty view has its own address.
+enum class AddressCheck { kDistinct, kShared, kUnverifiable };
+
+constexpr int64_t kMaxEnumeratedElements = int64_t{1} << 22;
+
+AddressCheck CheckDistinctAddresses(const aclTensor& t) {
+  // Sorted by stride, a dimension that steps past everything the smaller ones reach proves it
+  // for the usual layouts (contiguous, padded, permuted) without touching elements.
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
+  Int128 elements = 1;
+  for (size_t d = 0; d < t.view_dims.size(); ++d) {
+    elements *= t.view_dims[d];
+    if (t.view_dims[d] > 1) dims.emplace_back(t.strides[d], t.view_dims[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  Int128 reach = 0;
+  bool nested = true;
+  for (const auto& [stride, size] : dims) {
+    if (stride == 0) return AddressCheck::kShared;
+    if (stride <= reach) nested = false;
+    reach += Int128{size - 1} * stride;
+  }
+  if (nested) return AddressCheck::kDistinct;
+  // Interleaved strides (e.g. shape {3, 2}, strides {2, 3}) may still be distinct: enumerate.
+  if (elements > kMaxEnumeratedElements) return AddressCheck::kUnverifiable;
+  std::vector<int64_t> offsets{0};
+  for (const auto& [stride, size] : dims) {
+    const size_t previous = offsets.size();
+    for (int64_t i = 1; i < size; ++i) {
+      for (size_t k = 0; k < previous; ++k) offsets.push_back(offsets[k] + i * stride);
+    }
+  }
+  std::sort(offsets.begin(), offsets.end());
+  return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end()
+             ? AddressCheck::kDistinct
+             : AddressCheck::kShared;
+}
+
 // #1: no null handles.
 aclnnStatus CheckNotNull(const Checker& check, const OperatorTraits& op, const aclTensor* grad,
                          const aclIntArray* output_size, const aclIntArray* input_size,
@@ -312,20 +350,16 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
     }
   }
   if (!IsEmptyView(*out)) {
-    // Sorted by stride, each dimension must step past everything the smaller ones reach.
-    std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
-    for (size_t d = 0; d < 4; ++d) {
-      if (out->view_dims[d] > 1) dims.emplace_back(out->strides[d], out->view_dims[d]);
-    }
-    std::sort(dims.begin(), dims.end());
-    Int128 reach = 0;
-    for (const auto& [stride, size] : dims) {
-      if (stride <= reach) {
-        return check.Invalid(
-            "out strides", "a layout where every element has its own address",
-            "strides " + Join(out->strides) + " for shape " + Join(out->view_dims));
-      }
-      reach += Int128{size - 1} * stride;
+    const AddressCheck distinct = CheckDistinctAddresses(*out);
+    if (distinct != AddressCheck::kDistinct) {
+      return check.Invalid(
+          "out strides",
+          distinct == AddressCheck::kShared
+              ? "a layout where every element has its own address"
+              : "a layout whose distinct addresses can be verified (strides sorted so that each "
+                "steps past the smaller ones, or at most 2^22 elements)",
+          "strides " + Join(out->strides) + " for shape " + Join(out->view_dims) +
+              (distinct == AddressCheck::kShared ? " (two elements share an address)" : ""));
     }
   }
   if (!IsEmptyView(*out) && !IsEmptyView(*grad)) {

@@ -1,0 +1,898 @@
+// Error paths of both operators, one test per row of the contract's error tables (section 3).
+// Every failing call is checked three ways: the exact status, a message from
+// aclGetRecentErrMsg() that names the operator, the parameter, what was expected and what
+// arrived, and `out`'s storage left byte for byte as it was (the contract promises that nothing
+// is written on a failure, so a half-written result can never be mistaken for a gradient).
+// Rows shared by the two operators run for both through the parameterised suites below.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+
+namespace {
+
+using GetWorkspaceSizeFn = aclnnStatus (*)(const aclTensor*, const aclIntArray*, const aclIntArray*,
+                                           bool, double, double, aclTensor*, uint64_t*,
+                                           aclOpExecutor**);
+using RunFn = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+struct OperatorApi {
+  const char* name;        // what every message of this operator must name
+  const char* grad_name;   // the gradient parameter's name in this operator's signature
+  const char* short_name;  // for test names
+  GetWorkspaceSizeFn get_workspace_size;
+  RunFn run;
+};
+
+const OperatorApi kBilinear = {"aclnnUpsampleBilinear2dBackwardV2", "gradOut", "Bilinear",
+                               aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize,
+                               aclnnUpsampleBilinear2dBackwardV2};
+const OperatorApi kBicubic = {"aclnnUpsampleBicubic2dAAGrad", "gradOutput", "BicubicAA",
+                              aclnnUpsampleBicubic2dAAGradGetWorkspaceSize,
+                              aclnnUpsampleBicubic2dAAGrad};
+
+const OperatorApi& Other(const OperatorApi& op) {
+  return std::string(op.name) == kBilinear.name ? kBicubic : kBilinear;
+}
+
+constexpr uint8_t kSentinel = 0xA5;
+constexpr int64_t kBig = (int64_t{1} << 20) + 1;  // the first dimension over the limit
+// Real memory backs at most this many elements; larger storage is metadata for limit checks
+// that must fail before any data is looked at.
+constexpr int64_t kMaxBackedElements = int64_t{1} << 22;
+
+size_t ElementSize(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+      return 2;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+      return 8;
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+      return 1;
+    default:
+      return 4;
+  }
+}
+
+int64_t Product(const std::vector<int64_t>& dims) {
+  int64_t product = 1;
+  for (int64_t d : dims) product *= d;
+  return product;
+}
+
+struct TensorSpec {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;  // empty: contiguous row-major
+  int64_t offset = 0;
+  std::vector<int64_t> storage;  // empty: the same as dims
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCHW;
+  bool null_data = false;
+
+  int64_t StorageElements() const { return Product(storage.empty() ? dims : storage); }
+};
+
+TensorSpec Spec(std::vector<int64_t> dims, std::vector<int64_t> storage = {},
+                aclDataType dtype = ACL_FLOAT, aclFormat format = ACL_FORMAT_NCHW) {
+  TensorSpec spec;
+  spec.dims = std::move(dims);
+  spec.storage = std::move(storage);
+  spec.dtype = dtype;
+  spec.format = format;
+  return spec;
+}
+
+// Everything one phase-1 call takes. The default is a valid 2x upsample of a 2x2 plane.
+struct Call {
+  TensorSpec grad = Spec({1, 1, 4, 4});
+  TensorSpec out = Spec({1, 1, 2, 2});
+  std::vector<int64_t> output_size{4, 4};
+  std::vector<int64_t> input_size{1, 1, 2, 2};
+  bool align_corners = false;
+  double scales_h = 0.0, scales_w = 0.0;
+  // Which of the six pointer parameters to pass as nullptr: 0 grad, 1 outputSize, 2 inputSize,
+  // 3 out, 4 workspaceSize, 5 executor; -1 none.
+  int null_parameter = -1;
+  // >= 0: gradOut's data lives inside out's buffer, this many gradOut elements in (overlap rule).
+  int64_t grad_inside_out_at = -1;
+};
+
+// Builds the tensors and buffers of a Call, runs phase 1 and keeps what later checks need.
+class Invocation {
+ public:
+  Invocation(const OperatorApi& op, const Call& call) : op_(op), call_(call) {
+    const size_t grad_elem = ElementSize(call.grad.dtype);
+    const size_t out_elem = ElementSize(call.out.dtype);
+    int64_t out_elements = std::min(call.out.StorageElements(), kMaxBackedElements);
+    if (call.grad_inside_out_at >= 0) {
+      out_elements =
+          std::max(out_elements, call.grad_inside_out_at +
+                                     std::min(call.grad.StorageElements(), kMaxBackedElements));
+    }
+    out_buffer_.assign(static_cast<size_t>(std::max<int64_t>(out_elements, 1)) * out_elem,
+                       kSentinel);
+    // Finite values (0x3F3F... is about 0.75 as FLOAT32) so a run that should happen can.
+    grad_buffer_.assign(static_cast<size_t>(std::max<int64_t>(
+                            std::min(call.grad.StorageElements(), kMaxBackedElements), 1)) *
+                            grad_elem,
+                        0x3F);
+    void* grad_data = call.grad_inside_out_at >= 0
+                          ? out_buffer_.data() + call.grad_inside_out_at * grad_elem
+                          : grad_buffer_.data();
+    grad_ = MakeTensor(call.grad, call.grad.null_data ? nullptr : grad_data);
+    out_ = MakeTensor(call.out, call.out.null_data ? nullptr : out_buffer_.data());
+    output_size_ = aclCreateIntArray(call.output_size.data(), call.output_size.size());
+    input_size_ = aclCreateIntArray(call.input_size.data(), call.input_size.size());
+    snapshot_ = out_buffer_;
+  }
+
+  ~Invocation() {
+    // A single-use executor that phase 2 never consumed is still registered.
+    if (executor_ != nullptr && !consumed_) aclDestroyAclOpExecutor(executor_);
+    aclDestroyTensor(grad_);
+    aclDestroyTensor(out_);
+    aclDestroyIntArray(output_size_);
+    aclDestroyIntArray(input_size_);
+  }
+
+  aclnnStatus Phase1() {
+    const int null = call_.null_parameter;
+    return op_.get_workspace_size(null == 0 ? nullptr : grad_, null == 1 ? nullptr : output_size_,
+                                  null == 2 ? nullptr : input_size_, call_.align_corners,
+                                  call_.scales_h, call_.scales_w, null == 3 ? nullptr : out_,
+                                  null == 4 ? nullptr : &workspace_size_,
+                                  null == 5 ? nullptr : &executor_);
+  }
+
+  // Phase 2 with the given workspace size; the buffer is that large (or null if asked).
+  aclnnStatus Phase2(uint64_t size, bool null_workspace = false) {
+    return Phase2With(op_, size, null_workspace);
+  }
+  aclnnStatus Phase2With(const OperatorApi& op, uint64_t size, bool null_workspace = false) {
+    workspace_.assign(static_cast<size_t>(size), 0);
+    consumed_ = true;  // single-use executors are consumed whether the run succeeds or fails
+    return op.run(null_workspace ? nullptr : workspace_.data(), size, executor_, nullptr);
+  }
+
+  bool OutUntouched() const { return out_buffer_ == snapshot_; }
+  // Element `index` of out's storage, read as FLOAT32.
+  float OutStorageFloat(int64_t index) const {
+    float value;
+    std::memcpy(&value, out_buffer_.data() + index * sizeof(float), sizeof(float));
+    return value;
+  }
+  // After a successful run, makes the current contents the new reference for OutUntouched().
+  void Resnapshot() { snapshot_ = out_buffer_; }
+
+  uint64_t workspace_size() const { return workspace_size_; }
+  aclOpExecutor* executor() const { return executor_; }
+  void set_consumed() { consumed_ = true; }
+
+ private:
+  static aclTensor* MakeTensor(const TensorSpec& spec, void* data) {
+    const std::vector<int64_t>& storage = spec.storage.empty() ? spec.dims : spec.storage;
+    return aclCreateTensor(spec.dims.data(), spec.dims.size(), spec.dtype,
+                           spec.strides.empty() ? nullptr : spec.strides.data(), spec.offset,
+                           spec.format, storage.data(), storage.size(), data);
+  }
+
+  const OperatorApi& op_;
+  Call call_;
+  std::vector<uint8_t> grad_buffer_, out_buffer_, snapshot_, workspace_;
+  aclTensor* grad_ = nullptr;
+  aclTensor* out_ = nullptr;
+  aclIntArray* output_size_ = nullptr;
+  aclIntArray* input_size_ = nullptr;
+  uint64_t workspace_size_ = 0;
+  aclOpExecutor* executor_ = nullptr;
+  bool consumed_ = false;
+};
+
+std::string RecentMessage() {
+  const char* message = aclGetRecentErrMsg();
+  return message == nullptr ? "<null>" : message;
+}
+
+// Asserts status, message contents and untouched `out`. `fragments` are the parameter's name
+// and the offending value (and anything else the message must say).
+void ExpectFailure(const OperatorApi& op, const Invocation& invocation, aclnnStatus status,
+                   aclnnStatus expected, std::initializer_list<std::string> fragments) {
+  EXPECT_EQ(status, expected);
+  const std::string message = RecentMessage();
+  EXPECT_NE(message.find(op.name), std::string::npos) << "message: " << message;
+  EXPECT_NE(message.find("expected"), std::string::npos) << "message: " << message;
+  for (const std::string& fragment : fragments) {
+    EXPECT_NE(message.find(fragment), std::string::npos)
+        << "missing \"" << fragment << "\" in message: " << message;
+  }
+  EXPECT_TRUE(invocation.OutUntouched()) << "out was written by a failing call";
+}
+
+// Runs phase 1 of `call` and expects it to fail as described.
+void ExpectPhase1Failure(const OperatorApi& op, const Call& call, aclnnStatus expected,
+                         std::initializer_list<std::string> fragments) {
+  Invocation invocation(op, call);
+  const aclnnStatus status = invocation.Phase1();
+  ExpectFailure(op, invocation, status, expected, fragments);
+}
+
+// Runs phase 1 of `call` and expects success; then phase 2 must succeed too.
+void ExpectSuccessfulRun(const OperatorApi& op, const Call& call) {
+  Invocation invocation(op, call);
+  ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+  EXPECT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
+}
+
+std::string OperatorName(const testing::TestParamInfo<const OperatorApi*>& info) {
+  return info.param->short_name;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3.1: rows common to both operators.
+
+class CommonErrorsTest : public testing::TestWithParam<const OperatorApi*> {
+ protected:
+  const OperatorApi& op() const { return *GetParam(); }
+};
+
+INSTANTIATE_TEST_SUITE_P(BothOperators, CommonErrorsTest, testing::Values(&kBilinear, &kBicubic),
+                         OperatorName);
+
+TEST_P(CommonErrorsTest, DefaultCallIsValid) {
+  // Every other test changes one thing of this call, so it must pass on its own.
+  ExpectSuccessfulRun(op(), Call{});
+}
+
+// Row: a null gradOut/gradOutput, outputSize, inputSize, out, workspaceSize or executor.
+class NullParameterTest : public testing::TestWithParam<std::tuple<const OperatorApi*, int>> {};
+
+std::string NullParameterName(
+    const testing::TestParamInfo<std::tuple<const OperatorApi*, int>>& info) {
+  static const char* const kNames[] = {"Grad", "OutputSize",    "InputSize",
+                                       "Out",  "WorkspaceSize", "Executor"};
+  return std::string(std::get<0>(info.param)->short_name) + "_" + kNames[std::get<1>(info.param)];
+}
+
+INSTANTIATE_TEST_SUITE_P(BothOperators, NullParameterTest,
+                         testing::Combine(testing::Values(&kBilinear, &kBicubic),
+                                          testing::Range(0, 6)),
+                         NullParameterName);
+
+TEST_P(NullParameterTest, IsParamNullptr) {
+  const OperatorApi& op = *std::get<0>(GetParam());
+  const int which = std::get<1>(GetParam());
+  const std::string names[] = {op.grad_name, "outputSize",    "inputSize",
+                               "out",        "workspaceSize", "executor"};
+  Call call;
+  call.null_parameter = which;
+  ExpectPhase1Failure(op, call, ACLNN_ERR_PARAM_NULLPTR, {names[which] + ":", "nullptr"});
+}
+
+// Row: dtype of either tensor not FLOAT32, FLOAT16 or BFLOAT16, or the two dtypes differ.
+TEST_P(CommonErrorsTest, GradDtypeInt32IsInvalid) {
+  Call call;
+  call.grad.dtype = ACL_INT32;
+  call.out.dtype = ACL_INT32;
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " dtype", "FLOAT16", "3"});
+}
+
+TEST_P(CommonErrorsTest, OutDtypeDoubleIsInvalid) {
+  Call call;
+  call.out.dtype = ACL_DOUBLE;
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out dtype", "11"});
+}
+
+TEST_P(CommonErrorsTest, DtypesDifferingIsInvalid) {
+  Call call;
+  call.out.dtype = ACL_FLOAT16;
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out dtype", "FLOAT32", "FLOAT16"});
+}
+
+// Row: a tensor not 4-D; outputSize not 2 elements; inputSize not 4 elements.
+TEST_P(CommonErrorsTest, GradNot4DIsInvalid) {
+  Call call;
+  call.grad.dims = {1, 4, 4};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {op().grad_name, "4-D", "3-D"});
+  call.grad.dims = {1, 1, 1, 4, 4};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {op().grad_name, "4-D", "5-D"});
+}
+
+TEST_P(CommonErrorsTest, OutNot4DIsInvalid) {
+  Call call;
+  call.out.dims = {1, 2, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out:", "4-D", "3-D"});
+  call.out.dims = {1, 1, 1, 2, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out:", "4-D", "5-D"});
+}
+
+TEST_P(CommonErrorsTest, OutputSizeNotTwoElementsIsInvalid) {
+  Call call;
+  call.output_size = {4};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"outputSize", "2 elements", "[4]"});
+  call.output_size = {4, 4, 4};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"outputSize", "2 elements", "[4, 4, 4]"});
+}
+
+TEST_P(CommonErrorsTest, InputSizeNotFourElementsIsInvalid) {
+  Call call;
+  call.input_size = {1, 2, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"inputSize", "4 elements", "[1, 2, 2]"});
+  call.input_size = {1, 1, 1, 2, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"inputSize", "4 elements", "[1, 1, 1, 2, 2]"});
+}
+
+// Row: an outputSize element < 1; inputSize H or W < 1; N or C < 0.
+TEST_P(CommonErrorsTest, OutputSizeBelowOneIsInvalid) {
+  Call call;
+  call.output_size = {0, 4};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"outputSize[0]", "got 0"});
+  call.output_size = {4, -3};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"outputSize[1]", "got -3"});
+}
+
+TEST_P(CommonErrorsTest, InputSizeHeightOrWidthBelowOneIsInvalid) {
+  Call call;
+  call.input_size = {1, 1, 0, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"inputSize[2] (H)", "got 0"});
+  call.input_size = {1, 1, 2, -1};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"inputSize[3] (W)", "got -1"});
+}
+
+TEST_P(CommonErrorsTest, NegativeBatchOrChannelsIsInvalid) {
+  Call call;
+  call.input_size = {-1, 1, 2, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"inputSize[0] (N)", "got -1"});
+  call.input_size = {1, -2, 2, 2};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"inputSize[1] (C)", "got -2"});
+}
+
+// Row: gradOut's shape is not {N, C, outputSize}; out's shape is not inputSize.
+TEST_P(CommonErrorsTest, GradShapeNotMatchingSizesIsInvalid) {
+  Call call;
+  call.grad.dims = {1, 1, 4, 5};  // W differs from outputSize[1]
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " shape", "[1, 1, 4, 4]", "[1, 1, 4, 5]"});
+  call.grad.dims = {2, 1, 4, 4};  // N differs from inputSize[0]
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " shape", "[2, 1, 4, 4]"});
+}
+
+TEST_P(CommonErrorsTest, OutShapeNotInputSizeIsInvalid) {
+  Call call;
+  call.out.dims = {1, 1, 2, 3};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"out shape", "[1, 1, 2, 2]", "[1, 1, 2, 3]"});
+}
+
+// Row: any dimension of either tensor, or any value of outputSize/inputSize, > 2^20.
+TEST_P(CommonErrorsTest, TensorDimensionAbove2Pow20IsInvalid) {
+  Call call;
+  call.grad.dims = {1, 1, 4, kBig};
+  call.grad.storage = {1};  // limits are checked before the layout; nothing is read
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " shape", "2^20", "1048577"});
+  Call out_call;
+  out_call.out.dims = {1, 1, 2, kBig};
+  out_call.out.storage = {4};
+  ExpectPhase1Failure(op(), out_call, ACLNN_ERR_PARAM_INVALID, {"out shape", "2^20", "1048577"});
+}
+
+TEST_P(CommonErrorsTest, OutputSizeAbove2Pow20IsInvalid) {
+  Call call;
+  call.output_size = {4, kBig};
+  call.grad.dims = {1, 1, 4, kBig};
+  call.grad.storage = {1};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"outputSize[1]", "2^20", "1048577"});
+}
+
+TEST_P(CommonErrorsTest, InputSizeAbove2Pow20IsInvalid) {
+  Call call;
+  call.input_size = {1, 1, kBig, 2};
+  call.out.dims = {1, 1, kBig, 2};
+  call.out.storage = {4};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"inputSize[2] (H)", "1048577"});
+  Call batch_call;
+  batch_call.input_size = {kBig, 1, 2, 2};
+  ExpectPhase1Failure(op(), batch_call, ACLNN_ERR_PARAM_INVALID, {"inputSize[0] (N)", "1048577"});
+}
+
+// Row: N * C * H_out >= 2^31. Metadata only: the storage is one element, which is fine because
+// the limits are checked before the view-fits-storage rule.
+Call RowsCall(int64_t out_h) {
+  Call call;
+  call.grad = Spec({2048, 1024, out_h, 1}, {1});
+  call.out = Spec({2048, 1024, 1, 1}, {1});
+  call.output_size = {out_h, 1};
+  call.input_size = {2048, 1024, 1, 1};
+  return call;
+}
+
+TEST_P(CommonErrorsTest, RowsAtLeast2Pow31IsInvalid) {
+  ExpectPhase1Failure(op(), RowsCall(1024), ACLNN_ERR_PARAM_INVALID,
+                      {"N * C * H_out", "2^31", "2147483648"});
+}
+
+TEST_P(CommonErrorsTest, RowsJustBelow2Pow31PassTheLimit) {
+  // 2^31 - 2048 rows pass; the call then fails on the next rule, the one-element storage.
+  Invocation invocation(op(), RowsCall(1023));
+  const aclnnStatus status = invocation.Phase1();
+  EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID);
+  const std::string message = RecentMessage();
+  EXPECT_EQ(message.find("N * C * H_out"), std::string::npos) << message;
+  EXPECT_NE(message.find("view"), std::string::npos) << message;
+  EXPECT_TRUE(invocation.OutUntouched());
+}
+
+// Row: (H_out*W_out + H_in*W_in + H_out*W_in) * N * C * sizeof(dtype) >= 60 GiB. With
+// H = 65536 on both sides, W = 81920 and FLOAT32 the footprint is exactly 60 GiB.
+Call FootprintCall(int64_t width, aclDataType dtype, int64_t channels) {
+  Call call;
+  call.grad = Spec({1, channels, 65536, width}, {1}, dtype);
+  call.out = Spec({1, channels, 65536, width}, {1}, dtype);
+  call.output_size = {65536, width};
+  call.input_size = {1, channels, 65536, width};
+  return call;
+}
+
+TEST_P(CommonErrorsTest, FootprintOf60GiBIsInvalid) {
+  ExpectPhase1Failure(op(), FootprintCall(81920, ACL_FLOAT, 1), ACLNN_ERR_PARAM_INVALID,
+                      {"footprint", "60 GiB", "64424509440"});
+  // sizeof(dtype) counts: half the bytes per element, twice the planes.
+  ExpectPhase1Failure(op(), FootprintCall(81920, ACL_BF16, 2), ACLNN_ERR_PARAM_INVALID,
+                      {"footprint", "64424509440"});
+}
+
+TEST_P(CommonErrorsTest, FootprintJustBelow60GiBPassesTheLimit) {
+  // 64423723008 bytes: one column less. Fails later, on the one-element storage.
+  Invocation invocation(op(), FootprintCall(81919, ACL_FLOAT, 1));
+  EXPECT_EQ(invocation.Phase1(), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = RecentMessage();
+  EXPECT_EQ(message.find("footprint"), std::string::npos) << message;
+  EXPECT_EQ(message.find("GiB"), std::string::npos) << message;
+  EXPECT_NE(message.find("view"), std::string::npos) << message;
+  EXPECT_TRUE(invocation.OutUntouched());
+  // FLOAT16 halves the bytes, so the exact-60-GiB shape passes the limit too.
+  Invocation half(op(), FootprintCall(81920, ACL_FLOAT16, 1));
+  EXPECT_EQ(half.Phase1(), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(RecentMessage().find("footprint"), std::string::npos) << RecentMessage();
+}
+
+// Row: a view that does not fit its storage.
+TEST_P(CommonErrorsTest, ViewOffsetBeyondStorageIsInvalid) {
+  Call call;
+  call.out.offset = 1;  // 4 elements of storage, the last one would be element 4
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out view", "offset 1", "element 4"});
+  Call grad_call;
+  grad_call.grad.offset = 3;
+  ExpectPhase1Failure(op(), grad_call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " view", "offset 3", "element 18"});
+}
+
+TEST_P(CommonErrorsTest, ViewStridesBeyondStorageIsInvalid) {
+  Call call;
+  call.out.strides = {8, 8, 4, 1};  // reaches element 5 of 4
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"out view", "[8, 8, 4, 1]", "element 5"});
+  Call grad_call;
+  grad_call.grad.strides = {16, 16, 5, 1};  // reaches element 18 of 16
+  ExpectPhase1Failure(op(), grad_call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " view", "element 18"});
+}
+
+// Row: a negative stride (and a negative offset, which cannot address storage either).
+TEST_P(CommonErrorsTest, NegativeStrideIsInvalid) {
+  Call call;
+  call.grad.strides = {16, 16, 4, -1};
+  call.grad.offset = 3;
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " strides", "non-negative", "-1"});
+  Call out_call;
+  out_call.out.strides = {4, 4, -2, 1};
+  out_call.out.offset = 2;
+  ExpectPhase1Failure(op(), out_call, ACLNN_ERR_PARAM_INVALID, {"out strides", "-2"});
+}
+
+TEST_P(CommonErrorsTest, NegativeOffsetIsInvalid) {
+  Call call;
+  call.out.offset = -1;
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out offset", "non-negative", "-1"});
+}
+
+// Row: two elements of out at one address.
+TEST_P(CommonErrorsTest, OutZeroStrideIsInvalid) {
+  Call call;
+  call.out.strides = {4, 4, 2, 0};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"out strides", "own address", "[4, 4, 2, 0]"});
+}
+
+TEST_P(CommonErrorsTest, OutOverlappingStridesIsInvalid) {
+  Call call;
+  call.out.strides = {4, 4, 1, 1};  // (0, 1) and (1, 0) are both element 1
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"out strides", "own address", "[4, 4, 1, 1]"});
+}
+
+TEST_P(CommonErrorsTest, GradWithZeroStrideIsValid) {
+  // Only out must have one address per element; a broadcast gradient is an ordinary input.
+  Call call;
+  call.grad.strides = {0, 0, 0, 1};
+  call.grad.storage = {4};
+  ExpectSuccessfulRun(op(), call);
+}
+
+// The contract forbids two elements of out at one address; a layout whose dimensions
+// interleave (H stride 2, W stride 3: addresses 0 2 4 3 5 7) gives every element its own
+// address and so is allowed. If this fails, the library's no-aliasing check is stricter than
+// the contract (it demands that each dimension's stride step past everything the smaller ones
+// reach) and rejects a valid out.
+TEST_P(CommonErrorsTest, OutWithDistinctInterleavedAddressesIsAccepted) {
+  Call call;
+  call.grad.dims = {1, 1, 6, 4};
+  call.output_size = {6, 4};
+  call.input_size = {1, 1, 3, 2};
+  call.out = Spec({1, 1, 3, 2}, {8});
+  call.out.strides = {8, 8, 2, 3};
+  Invocation strided(op(), call);
+  ASSERT_EQ(strided.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+  ASSERT_EQ(strided.Phase2(strided.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
+  // The same problem with a contiguous out gives the values each address must hold.
+  Call contiguous_call = call;
+  contiguous_call.out = Spec({1, 1, 3, 2});
+  Invocation contiguous(op(), contiguous_call);
+  ASSERT_EQ(contiguous.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+  ASSERT_EQ(contiguous.Phase2(contiguous.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
+  for (int64_t h = 0; h < 3; ++h) {
+    for (int64_t w = 0; w < 2; ++w) {
+      EXPECT_EQ(strided.OutStorageFloat(h * 2 + w * 3), contiguous.OutStorageFloat(h * 2 + w))
+          << "h " << h << ", w " << w;
+    }
+  }
+}
+
+// aclCreateTensor derives contiguous strides from the dims when none are given; with dims far
+// beyond the limit that product must not overflow (signed overflow is undefined behaviour,
+// which the sanitizer build turns into a crash), and validation must then reject the dims.
+TEST_P(CommonErrorsTest, HugeDimsWithoutStridesAreRejectedWithoutOverflow) {
+  Call call;
+  const int64_t huge = int64_t{1} << 21;
+  call.grad.dims = {huge, huge, huge, huge};  // row-major strides up to 2^63
+  call.grad.storage = {1};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " shape", "2^20", "2097152"});
+}
+
+// Not a row of the tables, but the natural reading of "validates everything": a non-empty
+// tensor without data is refused before anything is read or written.
+TEST_P(CommonErrorsTest, NullDataOfNonEmptyTensorIsRefused) {
+  Call call;
+  call.grad.null_data = true;
+  Invocation invocation(op(), call);
+  const aclnnStatus status = invocation.Phase1();
+  EXPECT_NE(status, ACLNN_SUCCESS);
+  EXPECT_NE(RecentMessage().find(op().grad_name), std::string::npos) << RecentMessage();
+  EXPECT_TRUE(invocation.OutUntouched());
+}
+
+// Row: the memory spans of out and gradOut overlapping.
+TEST_P(CommonErrorsTest, OutOverlappingGradIsInvalid) {
+  Call call;
+  call.grad_inside_out_at = 2;  // gradOut starts at out's third element
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"out memory", "overlap", op().grad_name});
+}
+
+TEST_P(CommonErrorsTest, OutAndGradAdjacentInOneBufferIsValid) {
+  // Sharing a buffer is fine as long as the spans are disjoint: gradOut right after out.
+  Call call;
+  call.grad_inside_out_at = 4;
+  Invocation invocation(op(), call);
+  EXPECT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+}
+
+TEST_P(CommonErrorsTest, DifferingFormatsAreInvalid) {
+  Call call;
+  call.out.format = &op() == &kBilinear ? ACL_FORMAT_NHWC : ACL_FORMAT_ND;
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out format", "NCHW"});
+}
+
+TEST_P(CommonErrorsTest, UnknownFormatIsInvalid) {
+  Call call;
+  call.grad.format = static_cast<aclFormat>(3);  // NC1HWC0-like values are not accepted here
+  call.out.format = static_cast<aclFormat>(3);
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {std::string(op().grad_name) + " format", "format 3"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3.1: phase 2 rows, for both operators.
+
+class Phase2ErrorsTest : public CommonErrorsTest {
+ protected:
+  // Phase 1 of the default call, which must succeed and report a non-empty workspace.
+  void Prepare(Invocation* invocation) {
+    ASSERT_EQ(invocation->Phase1(), ACLNN_SUCCESS) << RecentMessage();
+    ASSERT_GT(invocation->workspace_size(), 0u);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(BothOperators, Phase2ErrorsTest, testing::Values(&kBilinear, &kBicubic),
+                         OperatorName);
+
+TEST_P(Phase2ErrorsTest, NullExecutorIsParamNullptr) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  std::vector<uint8_t> workspace(invocation.workspace_size());
+  const aclnnStatus status = op().run(workspace.data(), workspace.size(), nullptr, nullptr);
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_NULLPTR, {"executor", "nullptr"});
+}
+
+TEST_P(Phase2ErrorsTest, WorkspaceSmallerThanReportedIsInvalid) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  const uint64_t reported = invocation.workspace_size();
+  const aclnnStatus status = invocation.Phase2(reported - 1);
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID,
+                {"workspaceSize", std::to_string(reported), "got " + std::to_string(reported - 1)});
+}
+
+TEST_P(Phase2ErrorsTest, NullWorkspaceWithNonZeroSizeIsInvalid) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  const aclnnStatus status =
+      invocation.Phase2(invocation.workspace_size(), /*null_workspace=*/true);
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"workspace", "nullptr"});
+}
+
+TEST_P(Phase2ErrorsTest, ConsumedExecutorIsInvalid) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  ASSERT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
+  invocation.Resnapshot();  // the first run wrote out; the second must not write again
+  const aclnnStatus status = invocation.Phase2(invocation.workspace_size());
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "consumed"});
+}
+
+TEST_P(Phase2ErrorsTest, FailedRunConsumesSingleUseExecutor) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  ASSERT_EQ(invocation.Phase2(invocation.workspace_size() - 1), ACLNN_ERR_PARAM_INVALID);
+  const aclnnStatus status = invocation.Phase2(invocation.workspace_size());
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "consumed"});
+}
+
+TEST_P(Phase2ErrorsTest, InventedHandleIsInvalid) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  std::vector<uint8_t> workspace(invocation.workspace_size());
+  // Never a real executor: the library must look it up, not dereference it.
+  const aclnnStatus status = op().run(workspace.data(), workspace.size(),
+                                      reinterpret_cast<aclOpExecutor*>(0x1234), nullptr);
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "unknown"});
+}
+
+TEST_P(Phase2ErrorsTest, DestroyedRepeatableExecutorIsInvalid) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(invocation.executor()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclDestroyAclOpExecutor(invocation.executor()), ACLNN_SUCCESS);
+  invocation.set_consumed();
+  const aclnnStatus status = invocation.Phase2(invocation.workspace_size());
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "destroyed"});
+}
+
+TEST_P(Phase2ErrorsTest, ExecutorOfTheOtherOperatorIsInvalid) {
+  Invocation invocation(Other(op()), Call{});
+  Prepare(&invocation);
+  // Phase 2 of this operator with an executor made by the other one.
+  const aclnnStatus status = invocation.Phase2With(op(), invocation.workspace_size());
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID,
+                {"executor", std::string("one made by ") + Other(op()).name});
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3.2: aclnnUpsampleBilinear2dBackwardV2's own rows.
+
+TEST(BilinearErrorsTest, NdFormatIsInvalid) {
+  Call call;
+  call.grad.format = ACL_FORMAT_ND;
+  call.out.format = ACL_FORMAT_ND;
+  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID,
+                      {"gradOut format", "NCHW or NHWC", "got ND"});
+}
+
+TEST(BilinearErrorsTest, FormatValue3OnOutIsInvalid) {
+  Call call;
+  call.out.format = static_cast<aclFormat>(3);
+  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID, {"out format", "format 3"});
+}
+
+// NHWC: views are (N, H, W, C) and inputSize is {N, H, W, C}.
+Call NhwcCall() {
+  Call call;
+  call.grad = Spec({1, 4, 4, 3}, {}, ACL_FLOAT, ACL_FORMAT_NHWC);
+  call.out = Spec({1, 2, 2, 3}, {}, ACL_FLOAT, ACL_FORMAT_NHWC);
+  call.input_size = {1, 2, 2, 3};
+  return call;
+}
+
+TEST(BilinearErrorsTest, NhwcCallIsValid) { ExpectSuccessfulRun(kBilinear, NhwcCall()); }
+
+TEST(BilinearErrorsTest, NhwcGradShapeInNchwOrderIsInvalid) {
+  Call call = NhwcCall();
+  call.grad.dims = {1, 3, 4, 4};
+  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID,
+                      {"gradOut shape", "[1, 4, 4, 3]", "[1, 3, 4, 4]"});
+}
+
+TEST(BilinearErrorsTest, NhwcOutShapeInNchwOrderIsInvalid) {
+  Call call = NhwcCall();
+  call.out.dims = {1, 3, 2, 2};
+  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID,
+                      {"out shape", "[1, 2, 2, 3]", "[1, 3, 2, 2]"});
+}
+
+Call EmptyCall(int64_t batch, int64_t channels) {
+  Call call;
+  call.grad.dims = {batch, channels, 4, 4};
+  call.out.dims = {batch, channels, 2, 2};
+  call.input_size = {batch, channels, 2, 2};
+  return call;
+}
+
+TEST(BilinearErrorsTest, EmptyBatchOrChannelsIsSuccessWithoutWorkspace) {
+  for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 1}, {1, 0}, {0, 0}}) {
+    SCOPED_TRACE("N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
+    Call call = EmptyCall(batch, channels);
+    // Empty tensors need no data: the null-data rule is for non-empty tensors only.
+    call.grad.null_data = true;
+    call.out.null_data = true;
+    Invocation invocation(kBilinear, call);
+    ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+    EXPECT_EQ(invocation.workspace_size(), 0u);
+    EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+  }
+}
+
+TEST(BilinearErrorsTest, NegativeScalesAreNotGiven) {
+  Call call;
+  call.scales_h = -1.0;
+  call.scales_w = -2.5;
+  ExpectSuccessfulRun(kBilinear, call);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3.3: aclnnUpsampleBicubic2dAAGrad's own rows.
+
+TEST(BicubicErrorsTest, NhwcFormatIsInvalid) {
+  Call call = NhwcCall();
+  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID,
+                      {"gradOutput format", "NCHW or ND", "got NHWC"});
+}
+
+TEST(BicubicErrorsTest, NdFormatIsValid) {
+  Call call;
+  call.grad.format = ACL_FORMAT_ND;
+  call.out.format = ACL_FORMAT_ND;
+  ExpectSuccessfulRun(kBicubic, call);
+}
+
+TEST(BicubicErrorsTest, NegativeScalesHIsInvalid) {
+  Call call;
+  call.scales_h = -1.0;
+  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID, {"scalesH", ">= 0", "got -1"});
+}
+
+TEST(BicubicErrorsTest, NegativeScalesWIsInvalid) {
+  Call call;
+  call.scales_w = -0.5;
+  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID, {"scalesW", ">= 0", "got -0.5"});
+}
+
+TEST(BicubicErrorsTest, ZeroBatchIsInvalid) {
+  ExpectPhase1Failure(kBicubic, EmptyCall(0, 1), ACLNN_ERR_PARAM_INVALID,
+                      {"gradOutput shape", "zero dimension", "N = 0"});
+}
+
+TEST(BicubicErrorsTest, ZeroChannelsIsInvalid) {
+  ExpectPhase1Failure(kBicubic, EmptyCall(1, 0), ACLNN_ERR_PARAM_INVALID,
+                      {"gradOutput shape", "zero dimension", "C = 0"});
+}
+
+Call UpscaleCall(int64_t in_h, int64_t out_h) {
+  Call call;
+  call.grad.dims = {1, 1, out_h, 4};
+  call.output_size = {out_h, 4};
+  call.input_size = {1, 1, in_h, 2};
+  call.out.dims = {1, 1, in_h, 2};
+  return call;
+}
+
+TEST(BicubicErrorsTest, UpscaleAbove50BySizesIsInvalid) {
+  // r = 2 / 101 < 0.02.
+  ExpectPhase1Failure(kBicubic, UpscaleCall(2, 101), ACLNN_ERR_PARAM_INVALID,
+                      {"upscaling factor of axis H", "0.02", "outputSize 101"});
+}
+
+TEST(BicubicErrorsTest, UpscaleAbove50ByScalesIsInvalid) {
+  // The sizes are a plain 2x upsample, but a given scale decides: r = 1 / 51 < 0.02.
+  Call call;
+  call.scales_w = 51.0;
+  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID,
+                      {"upscaling factor of axis W", "0.02", "scales 51"});
+}
+
+TEST(BicubicErrorsTest, UpscaleOfExactly50IsValid) {
+  ExpectSuccessfulRun(kBicubic, UpscaleCall(2, 100));
+  Call by_scales;
+  by_scales.scales_h = 50.0;  // r = 1 / 50: on the limit, whatever the sizes say
+  ExpectSuccessfulRun(kBicubic, by_scales);
+}
+
+TEST(BicubicErrorsTest, LargeDownscaleIsValid) {
+  // Downsampling has no limit: the filter widens instead.
+  ExpectSuccessfulRun(kBicubic, UpscaleCall(400, 4));
+}
+
+// ---------------------------------------------------------------------------------------------
+// aclGetRecentErrMsg(): per thread, persistent until the next failure.
+
+TEST(RecentErrorMessageTest, PersistsAcrossReadsAndSuccesses) {
+  Call bad;
+  bad.output_size = {0, 4};
+  Invocation failing(kBilinear, bad);
+  ASSERT_EQ(failing.Phase1(), ACLNN_ERR_PARAM_INVALID);
+  const std::string first = RecentMessage();
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(RecentMessage(), first) << "reading the message must not clear it";
+
+  ExpectSuccessfulRun(kBicubic, Call{});
+  EXPECT_EQ(RecentMessage(), first) << "a success must not clear the last failure's message";
+}
+
+TEST(RecentErrorMessageTest, IsPerThread) {
+  // Make sure this thread has a message, so that an empty one elsewhere means "per thread".
+  Call bad;
+  bad.scales_h = -1.0;
+  Invocation failing(kBicubic, bad);
+  ASSERT_EQ(failing.Phase1(), ACLNN_ERR_PARAM_INVALID);
+  const std::string main_message = RecentMessage();
+
+  std::string before, after;
+  std::thread worker([&] {
+    before = RecentMessage();
+    Call other;
+    other.input_size = {1, 1, 2};
+    Invocation own(kBilinear, other);
+    own.Phase1();
+    after = RecentMessage();
+  });
+  worker.join();
+  EXPECT_EQ(before, "") << "a new thread must start without a message";
+  EXPECT_NE(after.find("inputSize"), std::string::npos) << after;
+  EXPECT_NE(after.find(kBilinear.name), std::string::npos) << after;
+  EXPECT_EQ(RecentMessage(), main_message) << "another thread's failure leaked into this one";
+}
+
+}  // namespace
