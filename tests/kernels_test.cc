@@ -17,6 +17,7 @@
 #include "engine/dtype.h"
 #include "hwy/highway.h"
 #include "hwy/targets.h"
+#include "support/random_axis.h"
 
 namespace aclnn_upsample {
 namespace {
@@ -88,47 +89,6 @@ TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
     kernels::CombineRows(&single, 1, src.data() + j, n, weights.data(), count);
     ASSERT_EQ(FloatBits(single), FloatBits(whole[j])) << j;
   }
-}
-
-// A random banded matrix in backward (gather) form, with its blocked layout for this target.
-struct RandomAxis {
-  BackwardAxis exact;
-  BlockedAxis blocked;
-  kernels::GatherAxis View(bool use_blocks) const {
-    kernels::GatherAxis view;
-    view.length = static_cast<size_t>(exact.in_size);
-    view.source_length = static_cast<size_t>(exact.out_size);
-    view.first = exact.first.data();
-    view.offset = exact.offset.data();
-    view.weights = exact.weights.data();
-    if (use_blocks && blocked.lanes > 0) {
-      view.block_lanes = static_cast<size_t>(blocked.lanes);
-      view.window_begin = blocked.window_begin.data();
-      view.block_offset = blocked.block_offset.data();
-      view.block_weights = blocked.weights.data();
-    }
-    return view;
-  }
-};
-
-RandomAxis MakeRandomAxis(int64_t in_size, int64_t out_size, uint32_t seed) {
-  std::mt19937 rng(seed);
-  ForwardAxis forward;
-  forward.in_size = in_size;
-  forward.out_size = out_size;
-  for (int64_t o = 0; o < out_size; ++o) {
-    // Monotone windows like the operators' (first input grows with o), 1..5 taps.
-    const int64_t center = o * in_size / out_size;
-    const int64_t count = std::min<int64_t>(1 + rng() % 5, in_size);
-    const int64_t first = std::clamp<int64_t>(center - count / 2, 0, in_size - count);
-    std::vector<double> taps(count);
-    for (double& t : taps) t = std::normal_distribution<double>()(rng);
-    forward.AddRow(first, taps.data(), count);
-  }
-  RandomAxis axis;
-  axis.exact = Transpose(forward);
-  axis.blocked = BlockAxis(axis.exact, static_cast<int32_t>(kernels::FloatLanes()), 1 << 20);
-  return axis;
 }
 
 double NaiveGather(const BackwardAxis& axis, const float* src, int64_t i, double* magnitude) {

@@ -64,6 +64,12 @@ int64_t ChooseBandCount(int64_t units, int64_t tile_row_floats, const BackwardAx
   return std::clamp<int64_t>(bands, 1, axis_h.in_size);
 }
 
+// Ties go to H first: its intermediate is one row at a time, so no band overlap is recomputed.
+bool ChooseHeightFirst(PassOrder order, int64_t cost_h_first, int64_t cost_w_first) {
+  if (order != PassOrder::kCheapest) return order == PassOrder::kHeightFirst;
+  return cost_h_first <= cost_w_first;
+}
+
 int64_t MaxBandRows(const std::vector<RowBand>& bands) {
   int64_t rows = 0;
   for (const RowBand& band : bands)
@@ -85,7 +91,7 @@ int ConfiguredThreadCount() {
 }
 
 Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
-               BackwardAxis axis_w, int num_threads) {
+               BackwardAxis axis_w, int num_threads, PassOrder order) {
   Plan plan;
   plan.dtype = dtype;
   plan.grad = grad;
@@ -116,7 +122,7 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     // Vector steps are C-vectors here: one per tap per pixel.
     const int64_t cost_w_first = out_h * taps_w + taps_h * in_w;
     const int64_t cost_h_first = taps_h * out_w + in_h * taps_w;
-    plan.h_pass_first = cost_h_first < cost_w_first;
+    plan.h_pass_first = ChooseHeightFirst(order, cost_h_first, cost_w_first);
     const int64_t tile_row = (plan.h_pass_first ? out_w : in_w) * block;
     plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
     const int64_t band_rows = MaxBandRows(plan.bands);
@@ -140,8 +146,8 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +
                                  (plan.axis_h.identity ? 0 : taps_h * CeilDiv(in_w, lanes));
     const int64_t cost_h_first = taps_h * CeilDiv(out_w, lanes) + in_h * w_row_steps;
-    plan.h_pass_first =
-        !plan.axis_h.identity && !plan.axis_w.identity && cost_h_first < cost_w_first;
+    plan.h_pass_first = !plan.axis_h.identity && !plan.axis_w.identity &&
+                        ChooseHeightFirst(order, cost_h_first, cost_w_first);
     const int64_t tile_row = plan.h_pass_first ? out_w : in_w;
     plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
     const int64_t band_rows = MaxBandRows(plan.bands);

@@ -61,9 +61,14 @@ struct Plan {
   bool empty() const { return num_tasks == 0; }
 };
 
+// Which pass goes first: the cheaper (the library's choice), or forced (for tests and
+// benchmarks). A forced H-first is ignored on a planar plan with an identity axis, whose
+// passes are skipped instead.
+enum class PassOrder : uint8_t { kCheapest, kWidthFirst, kHeightFirst };
+
 // Builds the plan; `num_threads` is the parallelism phase 2 will use (>= 1).
 Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
-               BackwardAxis axis_w, int num_threads);
+               BackwardAxis axis_w, int num_threads, PassOrder order = PassOrder::kCheapest);
 
 // The number of threads to run with: ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer,
 // else the cores this process may use.

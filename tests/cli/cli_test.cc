@@ -1,0 +1,367 @@
+// Runs the upsample-grad binary: the documented examples, bitwise agreement with the library
+// called directly, help, and bench.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "float16.h"
+#include "npy.h"
+#include "tool_process.h"
+
+namespace upsample_grad::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// Contract section 1.4.
+const std::vector<double> kBilinearExample = {3.24, 4.32, 3.24, 4.32, 5.76, 4.32, 3.24, 4.32, 3.24};
+const std::vector<double> kBicubicExample = {
+    -0.037380, -0.021394, 0.076689, 0.210637, -0.019148, 0.026700, 0.200382, 0.428001,
+    0.054657,  0.153699,  0.411533, 0.732542, 0.137444,  0.293525, 0.637135, 1.051797,
+    0.170893,  0.347117,  0.715870, 1.156116, 0.237614,  0.463294, 0.912605, 1.443050,
+    0.538375,  1.014847,  1.918604, 2.973265, 1.005456,  1.876058, 3.500808, 5.389207};
+
+// The printed values of the example whose heading starts with `heading`: the lines after the
+// next "gradIn (...):" line that hold only numbers.
+std::vector<double> PrintedValues(const std::string& out, const std::string& heading) {
+  std::vector<double> values;
+  size_t start = out.find(heading);
+  if (start == std::string::npos) return values;
+  start = out.find("gradIn (", start);
+  if (start == std::string::npos) return values;
+  std::istringstream lines(out.substr(out.find('\n', start) + 1));
+  std::string line;
+  while (std::getline(lines, line) && !line.empty() &&
+         line.find_first_not_of(" -.0123456789") == std::string::npos) {
+    std::istringstream numbers(line);
+    double value;
+    while (numbers >> value) values.push_back(value);
+  }
+  return values;
+}
+
+void ExpectNear(const std::vector<double>& actual, const std::vector<double>& expected,
+                double tolerance) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], tolerance) << "element " << i;
+  }
+}
+
+std::vector<double> Float32Values(const npy::Array& array) {
+  std::vector<double> values(static_cast<size_t>(array.ElementCount()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    float value;
+    std::memcpy(&value, array.data.data() + 4 * i, 4);
+    values[i] = value;
+  }
+  return values;
+}
+
+TEST(CliTest, NoArgumentsRunsBothDocumentedExamples) {
+  ToolResult result = RunTool({});
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  ExpectNear(PrintedValues(result.out, "bilinear: CANN's example"), kBilinearExample, 1e-5);
+  ExpectNear(PrintedValues(result.out, "bicubic-aa: CANN's example"), kBicubicExample, 1e-5);
+  EXPECT_THAT(result.out, HasSubstr("bilinear: aclnnUpsampleBilinear2dBackwardV2 float32 NCHW "
+                                    "gradOut (1, 1, 6, 6) -> gradIn (1, 1, 3, 3) in "));
+  EXPECT_THAT(result.out, HasSubstr("bicubic-aa: aclnnUpsampleBicubic2dAAGrad float32 NCHW "
+                                    "gradOut (1, 1, 4, 2) -> gradIn (1, 1, 8, 4) in "));
+  EXPECT_THAT(result.out, HasSubstr(" GB/s\n"));
+}
+
+TEST(CliTest, EachOperatorRunsItsExampleAndCanSaveIt) {
+  TempDir dir;
+  ToolResult bilinear = RunTool({"bilinear", "--threads", "2"});
+  ASSERT_EQ(bilinear.exit_status, 0) << bilinear.err;
+  ExpectNear(PrintedValues(bilinear.out, "bilinear: CANN's example"), kBilinearExample, 1e-5);
+  EXPECT_THAT(bilinear.out, Not(HasSubstr("bicubic")));
+  EXPECT_THAT(bilinear.out, HasSubstr(", 2 threads"));
+
+  ToolResult bicubic = RunTool({"bicubic-aa", "-o", dir.File("example.npy")});
+  ASSERT_EQ(bicubic.exit_status, 0) << bicubic.err;
+  ExpectNear(PrintedValues(bicubic.out, "bicubic-aa: CANN's example"), kBicubicExample, 1e-5);
+  npy::Array saved = npy::ReadNpy(dir.File("example.npy"));
+  EXPECT_EQ(saved.descr, "<f4");
+  EXPECT_EQ(saved.shape, (std::vector<int64_t>{1, 1, 8, 4}));
+  ExpectNear(Float32Values(saved), kBicubicExample, 1e-5);
+  EXPECT_THAT(bicubic.out, HasSubstr("wrote " + dir.File("example.npy")));
+}
+
+// Deterministic values in [-1, 1) stored as `descr` (16-bit descrs hold `dtype`'s bits).
+std::vector<std::byte> MakeData(int64_t count, aclDataType dtype) {
+  size_t element_size = dtype == ACL_FLOAT ? 4 : 2;
+  std::vector<std::byte> data(static_cast<size_t>(count) * element_size);
+  uint32_t state = 2024u;
+  for (int64_t i = 0; i < count; ++i) {
+    state = state * 1664525u + 1013904223u;
+    float value = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
+    std::byte* target = data.data() + static_cast<size_t>(i) * element_size;
+    if (dtype == ACL_FLOAT) {
+      std::memcpy(target, &value, 4);
+    } else {
+      uint16_t bits = dtype == ACL_FLOAT16 ? FloatToHalfBits(value) : FloatToBf16Bits(value);
+      std::memcpy(target, &bits, 2);
+    }
+  }
+  return data;
+}
+
+struct BitwiseCase {
+  std::string name;
+  Op op;
+  aclDataType dtype;
+  std::string descr;  // how the input file stores the data
+  aclFormat format;
+  std::array<int64_t, 4> grad_out_dims;
+  std::array<int64_t, 4> input_size;
+  std::vector<std::string> args;  // --input-size and the rest
+  bool align_corners = false;
+  double scales_h = 0;
+  double scales_w = 0;
+};
+
+// Names the case in test listings instead of dumping its bytes.
+void PrintTo(const BitwiseCase& test_case, std::ostream* out) { *out << test_case.name; }
+
+class BitwiseTest : public ::testing::TestWithParam<BitwiseCase> {};
+
+TEST_P(BitwiseTest, ToolResultEqualsLibraryResult) {
+  const BitwiseCase& test_case = GetParam();
+  TempDir dir;
+  int64_t count = 1;
+  for (int64_t dim : test_case.grad_out_dims) count *= dim;
+  npy::Array input{test_case.descr,
+                   {test_case.grad_out_dims.begin(), test_case.grad_out_dims.end()},
+                   MakeData(count, test_case.dtype)};
+  npy::WriteNpy(dir.File("grad_out.npy"), input);
+
+  std::vector<std::string> args = {test_case.op == Op::kBilinear ? "bilinear" : "bicubic-aa",
+                                   dir.File("grad_out.npy"), "-o", dir.File("grad_in.npy")};
+  args.insert(args.end(), test_case.args.begin(), test_case.args.end());
+  ToolResult result = RunTool(args);
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_EQ(CountLines(result.out), 1) << result.out;
+
+  LibraryCall call;
+  call.op = test_case.op;
+  call.dtype = test_case.dtype;
+  call.format = test_case.format;
+  call.grad_out_dims = test_case.grad_out_dims;
+  bool channels_last = test_case.format == ACL_FORMAT_NHWC;
+  call.output_size = {test_case.grad_out_dims[channels_last ? 1 : 2],
+                      test_case.grad_out_dims[channels_last ? 2 : 3]};
+  call.input_size = test_case.input_size;
+  call.align_corners = test_case.align_corners;
+  call.scales_h = test_case.scales_h;
+  call.scales_w = test_case.scales_w;
+  LibraryResult expected = CallLibrary(call, input.data);
+  ASSERT_EQ(expected.status, 0) << expected.message;
+
+  npy::Array output = npy::ReadNpy(dir.File("grad_in.npy"));
+  const char* expected_descr = test_case.dtype == ACL_FLOAT     ? "<f4"
+                               : test_case.dtype == ACL_FLOAT16 ? "<f2"
+                                                                : "<u2";
+  EXPECT_EQ(output.descr, expected_descr);
+  EXPECT_EQ(output.shape,
+            std::vector<int64_t>(test_case.input_size.begin(), test_case.input_size.end()));
+  EXPECT_TRUE(output.data == expected.grad_in) << "the tool's gradIn differs from the library's";
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"grad_in.npy", "grad_out.npy"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BitwiseTest,
+    ::testing::Values(BitwiseCase{"BilinearFloat32",
+                                  Op::kBilinear,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 8, 10},
+                                  {2, 3, 5, 7},
+                                  {"--input-size", "5,7"}},
+                      BitwiseCase{"BilinearAlignCornersScales",
+                                  Op::kBilinear,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 8, 10},
+                                  {2, 3, 4, 5},
+                                  {"--input-size", "2,3,4,5", "--align-corners", "--scales", "2,2"},
+                                  true,
+                                  2,
+                                  2},
+                      BitwiseCase{"BilinearFloat16",
+                                  Op::kBilinear,
+                                  ACL_FLOAT16,
+                                  "<f2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 4, 6, 6},
+                                  {1, 4, 13, 12},
+                                  {"--input-size", "13,12"}},
+                      BitwiseCase{"BilinearBfloat16U2",
+                                  Op::kBilinear,
+                                  ACL_BF16,
+                                  "<u2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 4, 9, 6},
+                                  {1, 4, 4, 3},
+                                  {"--input-size", "4,3", "--dtype", "bf16"}},
+                      BitwiseCase{"BilinearBfloat16I2",
+                                  Op::kBilinear,
+                                  ACL_BF16,
+                                  "<i2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 2, 7, 7},
+                                  {1, 2, 3, 3},
+                                  {"--input-size", "3,3", "--dtype", "bf16"}},
+                      BitwiseCase{"BilinearNhwc",
+                                  Op::kBilinear,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NHWC,
+                                  {2, 8, 10, 3},
+                                  {2, 4, 5, 3},
+                                  {"--input-size", "2,4,5,3", "--format", "nhwc"}},
+                      BitwiseCase{"BilinearNhwcHeightWidthOnly",
+                                  Op::kBilinear,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NHWC,
+                                  {2, 8, 10, 3},
+                                  {2, 3, 6, 3},
+                                  {"--input-size", "3,6", "--format", "NHWC"}},
+                      BitwiseCase{"BicubicDownsampleFloat32",
+                                  Op::kBicubicAA,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 4, 5},
+                                  {2, 3, 9, 11},
+                                  {"--input-size", "9,11"}},
+                      BitwiseCase{"BicubicUpsampleScales",
+                                  Op::kBicubicAA,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 2, 12, 12},
+                                  {1, 2, 5, 5},
+                                  {"--input-size", "5,5", "--scales", "2.4,2.4"},
+                                  false,
+                                  2.4,
+                                  2.4},
+                      BitwiseCase{"BicubicBfloat16",
+                                  Op::kBicubicAA,
+                                  ACL_BF16,
+                                  "<u2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 3, 8, 8},
+                                  {1, 3, 16, 20},
+                                  {"--input-size", "16,20", "--dtype", "bf16"}},
+                      BitwiseCase{"BicubicFloat16Nd",
+                                  Op::kBicubicAA,
+                                  ACL_FLOAT16,
+                                  "<f2",
+                                  ACL_FORMAT_ND,
+                                  {1, 3, 8, 8},
+                                  {1, 3, 6, 6},
+                                  {"--input-size", "6,6", "--format", "nd", "--align-corners"},
+                                  true}),
+    [](const ::testing::TestParamInfo<BitwiseCase>& info) { return info.param.name; });
+
+TEST(CliTest, Float64IsComputedInFloat32AndWrittenAsFloat64) {
+  TempDir dir;
+  std::vector<double> values(2 * 3 * 6 * 4);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = 1.0 / (1.0 + static_cast<double>(i));
+  npy::Array input{"<f8", {2, 3, 6, 4}, std::vector<std::byte>(values.size() * 8)};
+  std::memcpy(input.data.data(), values.data(), input.data.size());
+  npy::WriteNpy(dir.File("grad_out.npy"), input);
+  ToolResult result = RunTool({"bicubic-aa", dir.File("grad_out.npy"), "--input-size", "3,2", "-o",
+                               dir.File("grad_in.npy")});
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("float32 (from float64)"));
+
+  std::vector<std::byte> as_float32(values.size() * 4);
+  for (size_t i = 0; i < values.size(); ++i) {
+    float value = static_cast<float>(values[i]);
+    std::memcpy(as_float32.data() + 4 * i, &value, 4);
+  }
+  LibraryCall call;
+  call.op = Op::kBicubicAA;
+  call.grad_out_dims = {2, 3, 6, 4};
+  call.output_size = {6, 4};
+  call.input_size = {2, 3, 3, 2};
+  LibraryResult expected = CallLibrary(call, as_float32);
+  ASSERT_EQ(expected.status, 0) << expected.message;
+  npy::Array output = npy::ReadNpy(dir.File("grad_in.npy"));
+  ASSERT_EQ(output.descr, "<f8");
+  ASSERT_EQ(output.data.size(), expected.grad_in.size() * 2);
+  for (size_t i = 0; i < expected.grad_in.size() / 4; ++i) {
+    float library_value;
+    double tool_value;
+    std::memcpy(&library_value, expected.grad_in.data() + 4 * i, 4);
+    std::memcpy(&tool_value, output.data.data() + 8 * i, 8);
+    EXPECT_EQ(tool_value, static_cast<double>(library_value)) << "element " << i;
+  }
+}
+
+TEST(CliTest, ThreadCountDoesNotChangeTheResult) {
+  TempDir dir;
+  npy::Array input{"<f4", {2, 16, 24, 20}, MakeData(2 * 16 * 24 * 20, ACL_FLOAT)};
+  npy::WriteNpy(dir.File("grad_out.npy"), input);
+  for (const char* threads : {"1", "2", "3"}) {
+    ToolResult result =
+        RunTool({"bilinear", dir.File("grad_out.npy"), "--input-size", "11,9", "--threads", threads,
+                 "-o", dir.File(std::string(threads) + ".npy")});
+    ASSERT_EQ(result.exit_status, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr(std::string(", ") + threads + " threads"));
+  }
+  std::string one = ReadBytes(dir.File("1.npy"));
+  EXPECT_EQ(ReadBytes(dir.File("2.npy")), one);
+  EXPECT_EQ(ReadBytes(dir.File("3.npy")), one);
+}
+
+TEST(CliTest, EveryCommandHasHelp) {
+  struct Help {
+    std::vector<std::string> args;
+    std::string mentions;
+  };
+  for (const Help& help :
+       {Help{{"--help"}, "compare"}, Help{{"-h"}, "bench"},
+        Help{{"bilinear", "--help"}, "--input-size"},
+        Help{{"bicubic-aa", "--help"}, "--align-corners"}, Help{{"compare", "--help"}, "--rtol"},
+        Help{{"bench", "--help"}, "--case"}}) {
+    ToolResult result = RunTool(help.args);
+    EXPECT_EQ(result.exit_status, 0) << help.args[0];
+    EXPECT_THAT(result.out, HasSubstr("Usage:"));
+    EXPECT_THAT(result.out, HasSubstr(help.mentions));
+    EXPECT_THAT(result.out, HasSubstr("Exit status"));
+    EXPECT_EQ(result.err, "");
+  }
+  ToolResult version = RunTool({"--version"});
+  EXPECT_EQ(version.exit_status, 0);
+  EXPECT_THAT(version.out, HasSubstr("upsample-grad "));
+}
+
+TEST(CliTest, BenchPrintsOneRowPerCase) {
+  ToolResult result = RunTool({"bench", "--case", "4,7,12", "--repeats", "2", "--min-time", "0",
+                               "--bandwidth-mib", "16", "--threads", "2"});
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("memory bandwidth: "));
+  EXPECT_THAT(result.out, HasSubstr("median ms"));
+  EXPECT_THAT(result.out, HasSubstr("\n   4  bilinear    8,3 256x256->224x224"));
+  EXPECT_THAT(result.out, HasSubstr("\n   7  bilinear    8,64 64x64->128x128"));
+  EXPECT_THAT(result.out, HasSubstr("NCHW(NHWC mem)"));
+  EXPECT_THAT(result.out, HasSubstr("\n  12  bicubic-aa  8,3 512x512->128x128"));
+  EXPECT_THAT(result.out, HasSubstr("bfloat16"));
+  EXPECT_THAT(result.out, Not(HasSubstr("\n   1  ")));
+}
+
+}  // namespace
+}  // namespace upsample_grad::testing

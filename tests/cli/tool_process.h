@@ -1,0 +1,74 @@
+// Helpers for the tests that run the upsample-grad binary and call the library directly.
+#ifndef TESTS_CLI_TOOL_PROCESS_H_
+#define TESTS_CLI_TOOL_PROCESS_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+
+namespace upsample_grad::testing {
+
+struct ToolResult {
+  int exit_status = -1;  // -1 when the process did not exit normally
+  std::string out;
+  std::string err;
+};
+
+// Runs UPSAMPLE_GRAD_EXE with `args`, capturing both streams; `extra_env` entries are
+// "NAME=value".
+ToolResult RunTool(const std::vector<std::string>& args,
+                   const std::vector<std::string>& extra_env = {});
+
+// A fresh directory under the system's temporary directory, removed with its contents.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  // The names of the directory's entries, sorted.
+  std::vector<std::string> List() const;
+
+ private:
+  std::string path_;
+};
+
+void WriteBytes(const std::string& path, const std::string& bytes);
+std::string ReadBytes(const std::string& path);
+
+// The number of '\n' in `text`.
+int CountLines(const std::string& text);
+
+enum class Op { kBilinear, kBicubicAA };
+
+struct LibraryCall {
+  Op op = Op::kBilinear;
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCHW;
+  std::array<int64_t, 4> grad_out_dims{};
+  std::array<int64_t, 2> output_size{};
+  std::array<int64_t, 4> input_size{};
+  bool align_corners = false;
+  double scales_h = 0;
+  double scales_w = 0;
+};
+
+struct LibraryResult {
+  int status = 0;
+  std::string message;             // aclGetRecentErrMsg() after a failure
+  std::vector<std::byte> grad_in;  // contiguous, in the call's dtype
+};
+
+// Runs the operator once through the C API in the CANN call sequence, independently of the
+// tool's own code.
+LibraryResult CallLibrary(const LibraryCall& call, const std::vector<std::byte>& grad_out);
+
+}  // namespace upsample_grad::testing
+
+#endif  // TESTS_CLI_TOOL_PROCESS_H_

@@ -1,0 +1,184 @@
+// Engine tests below the API: plans with both pass orders forced, both layouts, every dtype,
+// identity axes and several thread counts, executed on random banded matrices and compared with
+// a naive float64 product over the same weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "engine/execute.h"
+#include "engine/plan.h"
+#include "support/random_axis.h"
+
+namespace aclnn_upsample {
+namespace {
+
+BackwardAxis IdentityAxis(int64_t size) {
+  ForwardAxis forward;
+  forward.in_size = forward.out_size = size;
+  const double one = 1.0;
+  for (int64_t o = 0; o < size; ++o) forward.AddRow(o, &one, 1);
+  return Transpose(forward);
+}
+
+double Weight(const BackwardAxis& axis, int64_t out, int64_t in) {
+  const int32_t k = static_cast<int32_t>(out - axis.first[in]);
+  return k >= 0 && k < axis.count(in) ? axis.weights[axis.offset[in] + k] : 0.0;
+}
+
+uint16_t Encode16(DType dtype, float v) {
+  return dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+}
+float Decode16(DType dtype, uint16_t v) {
+  return dtype == DType::kFloat16 ? Float16ToFloat(v) : BFloat16ToFloat(v);
+}
+
+struct Problem {
+  int64_t n, c, in_h, in_w, out_h, out_w;
+  bool channels_last;
+};
+
+// Runs one plan and checks every element against the naive product of the same weights.
+void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis& ax_w, DType dtype,
+                 PassOrder order, int threads, std::vector<uint8_t>* bits_out) {
+  const size_t elem = DTypeSize(dtype);
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal;
+  const int64_t grad_count = p.n * p.c * p.out_h * p.out_w;
+  const int64_t result_count = p.n * p.c * p.in_h * p.in_w;
+  std::vector<uint8_t> grad(grad_count * elem), result(result_count * elem, 0xCD);
+  std::vector<double> grad_values(grad_count);  // logical NCHW order
+  PlaneView g, r;
+  g.data = reinterpret_cast<char*>(grad.data());
+  r.data = reinterpret_cast<char*>(result.data());
+  g.n = r.n = p.n;
+  g.c = r.c = p.c;
+  g.h = p.out_h;
+  g.w = p.out_w;
+  r.h = p.in_h;
+  r.w = p.in_w;
+  for (PlaneView* v : {&g, &r}) {
+    if (p.channels_last) {
+      v->stride_c = 1;
+      v->stride_w = v->c;
+      v->stride_h = v->w * v->c;
+      v->stride_n = v->h * v->w * v->c;
+    } else {
+      v->stride_w = 1;
+      v->stride_h = v->w;
+      v->stride_c = v->h * v->w;
+      v->stride_n = v->c * v->h * v->w;
+    }
+  }
+  for (int64_t i = 0; i < grad_count; ++i) {
+    const int64_t w = i % p.out_w, h = i / p.out_w % p.out_h, c = i / p.out_w / p.out_h % p.c,
+                  n = i / p.out_w / p.out_h / p.c;
+    const int64_t at = n * g.stride_n + c * g.stride_c + h * g.stride_h + w * g.stride_w;
+    const float v = normal(rng);
+    if (dtype == DType::kFloat32) {
+      std::memcpy(grad.data() + at * 4, &v, 4);
+      grad_values[i] = v;
+    } else {
+      const uint16_t b = Encode16(dtype, v);
+      std::memcpy(grad.data() + at * 2, &b, 2);
+      grad_values[i] = Decode16(dtype, b);
+    }
+  }
+  const Plan plan = BuildPlan(dtype, g, r, ax_h, ax_w, threads, order);
+  ASSERT_EQ(plan.layout, p.channels_last ? Layout::kChannelsLast : Layout::kPlanar);
+  if (order != PassOrder::kCheapest &&
+      !(plan.layout == Layout::kPlanar && (ax_h.identity || ax_w.identity))) {
+    ASSERT_EQ(plan.h_pass_first, order == PassOrder::kHeightFirst);
+  }
+  std::vector<float> workspace(plan.workspace_bytes / sizeof(float) + 1);
+  Execute(plan, workspace.data());
+
+  for (int64_t n = 0; n < p.n; ++n) {
+    for (int64_t c = 0; c < p.c; ++c) {
+      for (int64_t hi = 0; hi < p.in_h; ++hi) {
+        for (int64_t wi = 0; wi < p.in_w; ++wi) {
+          double expected = 0, magnitude = 0;
+          for (int64_t ho = 0; ho < p.out_h; ++ho) {
+            const double wh = Weight(ax_h, ho, hi);
+            if (wh == 0) continue;
+            for (int64_t wo = 0; wo < p.out_w; ++wo) {
+              const double term = wh * Weight(ax_w, wo, wi) *
+                                  grad_values[((n * p.c + c) * p.out_h + ho) * p.out_w + wo];
+              expected += term;
+              magnitude += std::abs(term);
+            }
+          }
+          const int64_t at = n * r.stride_n + c * r.stride_c + hi * r.stride_h + wi * r.stride_w;
+          double actual;
+          double ulp = 0;
+          if (dtype == DType::kFloat32) {
+            float v;
+            std::memcpy(&v, result.data() + at * 4, 4);
+            actual = v;
+          } else {
+            uint16_t b;
+            std::memcpy(&b, result.data() + at * 2, 2);
+            actual = Decode16(dtype, b);
+            const int bits = dtype == DType::kFloat16 ? 10 : 7;
+            ulp = std::ldexp(1.0, std::max(std::ilogb(std::abs(expected) + 1e-30), -14) - bits);
+          }
+          ASSERT_NEAR(actual, expected, ulp + 1e-5 * magnitude)
+              << "n " << n << " c " << c << " hi " << hi << " wi " << wi;
+        }
+      }
+    }
+  }
+  if (bits_out) *bits_out = result;
+}
+
+TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
+  const std::vector<Problem> problems = {
+      {2, 3, 9, 13, 20, 7, false}, {1, 2, 17, 5, 6, 33, false}, {2, 16, 7, 9, 15, 4, true},
+      {1, 19, 12, 3, 5, 21, true}, {1, 1, 1, 1, 3, 2, false},   {3, 1, 40, 1, 2, 70, false},
+  };
+  for (const Problem& p : problems) {
+    const RandomAxis ax_h = MakeRandomAxis(p.in_h, p.out_h, 1);
+    const RandomAxis ax_w = MakeRandomAxis(p.in_w, p.out_w, 2);
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "in " << p.in_h << "x" << p.in_w << " out " << p.out_h << "x" << p.out_w
+                     << " C " << p.c << (p.channels_last ? " NHWC" : " NCHW") << " dtype "
+                     << DTypeName(dtype) << " h_first " << (order == PassOrder::kHeightFirst));
+        RunAndCheck(p, ax_h.exact, ax_w.exact, dtype, order, 1, nullptr);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(Engine, IdentityAxesAreSkippedAndExact) {
+  const Problem p = {2, 3, 11, 9, 11, 9, false};
+  const BackwardAxis id_h = IdentityAxis(11), id_w = IdentityAxis(9);
+  const RandomAxis other_h = MakeRandomAxis(11, 11, 4), other_w = MakeRandomAxis(9, 9, 5);
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    RunAndCheck(p, id_h, id_w, dtype, PassOrder::kCheapest, 2, nullptr);
+    RunAndCheck(p, id_h, other_w.exact, dtype, PassOrder::kCheapest, 2, nullptr);
+    RunAndCheck(p, other_h.exact, id_w, dtype, PassOrder::kCheapest, 2, nullptr);
+  }
+}
+
+TEST(Engine, ThreadCountsGiveIdenticalBits) {
+  const Problem planar = {1, 2, 70, 45, 150, 31, false};
+  const Problem channels_last = {1, 24, 33, 20, 70, 41, true};
+  for (const Problem& p : {planar, channels_last}) {
+    const RandomAxis ax_h = MakeRandomAxis(p.in_h, p.out_h, 8);
+    const RandomAxis ax_w = MakeRandomAxis(p.in_w, p.out_w, 9);
+    for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+      std::vector<uint8_t> one, three;
+      RunAndCheck(p, ax_h.exact, ax_w.exact, DType::kFloat32, order, 1, &one);
+      RunAndCheck(p, ax_h.exact, ax_w.exact, DType::kFloat32, order, 3, &three);
+      EXPECT_EQ(one, three);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace aclnn_upsample
