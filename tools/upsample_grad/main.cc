@@ -1,0 +1,307 @@
+// upsample-grad: the command-line front end of the library's two operators.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <memory>
+#include <new>
+#include <sstream>
+#include <string>
+
+#include "commands.h"
+#include "tool_error.h"
+
+#ifndef UPSAMPLE_GRAD_VERSION
+#define UPSAMPLE_GRAD_VERSION "unknown"
+#endif
+
+namespace upsample_grad {
+namespace {
+
+const char kExitStatusHelp[] =
+    "Exit status: 0 on success; 2 on bad input or a library failure, with a one-line\n"
+    "message on stderr.";
+
+std::string OneLine(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+// Help in the layout of common Unix tools: the usage line first, text wrapped at 80 columns
+// (CLI11 prints each description on one line however long), and the command list giving only
+// the first sentence of each command's description.
+class UnixHelpFormatter : public CLI::Formatter {
+ public:
+  static constexpr size_t kWidth = 80;
+
+  std::string make_description(const CLI::App* app) const override {
+    std::string name = app->get_name();
+    if (app->get_parent() != nullptr) name = app->get_parent()->get_name() + " " + name;
+    std::string description = app->get_description();
+    return CLI::Formatter::make_usage(app, name) + "\n" + Wrap(description, kWidth) + "\n";
+  }
+  std::string make_usage(const CLI::App*, std::string) const override { return ""; }
+  std::string make_option_desc(const CLI::Option* option) const override {
+    return Wrap(option->get_description(), kWidth - get_column_width());
+  }
+  std::string make_subcommand(const CLI::App* command) const override {
+    std::string summary = command->get_description();
+    size_t end = std::min(summary.find(": "), summary.find(". "));
+    if (end != std::string::npos) summary = summary.substr(0, end);
+    if (!summary.empty() && summary.back() == '.') summary.pop_back();
+    std::stringstream out;
+    CLI::detail::format_help(out, command->get_name(), Wrap(summary, kWidth - get_column_width()),
+                             get_column_width());
+    return out.str();
+  }
+
+ private:
+  static std::string Wrap(const std::string& text, size_t width) {
+    std::string wrapped;
+    size_t line_length = 0;
+    std::istringstream words(text);
+    std::string word;
+    while (words >> word) {
+      if (line_length > 0 && line_length + 1 + word.size() > width) {
+        wrapped += '\n';
+        line_length = 0;
+      } else if (line_length > 0) {
+        wrapped += ' ';
+        ++line_length;
+      }
+      wrapped += word;
+      line_length += word.size();
+    }
+    return wrapped;
+  }
+};
+
+// The options shared by `bilinear` and `bicubic-aa`.
+CLI::App* AddResampleCommand(CLI::App& app, const char* name, const char* description,
+                             const char* formats, ResampleOptions& options) {
+  CLI::App* command = app.add_subcommand(name, description);
+  command
+      ->add_option("GRAD_OUT", options.input_path,
+                   "gradOut as a 4-D .npy file in the --format's axis order: float32, "
+                   "float16, float64 (computed in float32) or raw bfloat16 ('<u2', '<i2' or "
+                   "'<f2' data with --dtype bf16). Without it, runs CANN's documented example "
+                   "and prints the result values")
+      ->type_name("FILE.npy");
+  command
+      ->add_option("-o,--output", options.output_path,
+                   "Write gradIn to this .npy file, in gradOut's dtype (bfloat16 as raw "
+                   "'<u2'); the file is written whole or not at all")
+      ->type_name("FILE.npy");
+  command
+      ->add_option("--input-size", options.input_size,
+                   "The forward input's size, i.e. gradIn's shape, in the tensor's axis order "
+                   "(N,H,W,C for nhwc); or just H,W, taking N and C from gradOut. Required "
+                   "with GRAD_OUT")
+      ->type_name("N,C,H,W|H,W");
+  command->add_flag("--align-corners", options.align_corners,
+                    "Align the corner pixels of input and output (PyTorch's align_corners)");
+  command
+      ->add_option("--scales", options.scales,
+                   "The forward scale factors (output/input) of H and W; 0 means not given "
+                   "[default: 0,0]")
+      ->type_name("H,W");
+  command->add_option("--format", options.format, formats)->type_name("FORMAT");
+  command
+      ->add_option("--dtype", options.dtype,
+                   "How to read GRAD_OUT: auto (from the file's dtype), fp32, fp16 or bf16 "
+                   "(16-bit raw data as bfloat16) [default: auto]")
+      ->type_name("DTYPE");
+  command
+      ->add_option("--threads", options.threads,
+                   "Worker threads of the library (sets ACLNN_UPSAMPLE_NUM_THREADS) "
+                   "[default: the library's choice]")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096).description(""));
+  command->footer(std::string("Examples:\n  upsample-grad ") + name + "\n  upsample-grad " + name +
+                  " grad_out.npy --input-size 64,64 --align-corners -o grad_in.npy\n\n" +
+                  kExitStatusHelp);
+  return command;
+}
+
+// Options that describe the problem make no sense for the embedded example, whose parameters
+// are CANN's; refusing them beats silently ignoring them.
+void RejectProblemOptions(const CLI::App& command) {
+  for (const char* option :
+       {"--input-size", "--align-corners", "--scales", "--format", "--dtype"}) {
+    if (command.count(option) > 0) {
+      throw ToolError(std::string(option) +
+                      " needs a GRAD_OUT file; without one the command runs CANN's documented "
+                      "example with its own parameters");
+    }
+  }
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app(
+      "Compute the gradients of CANN's upsample operators aclnnUpsampleBilinear2dBackwardV2 and "
+      "aclnnUpsampleBicubic2dAAGrad on the CPU, from and to NumPy .npy files; compare results; "
+      "benchmark the operators. With no command, run CANN's documented example of both "
+      "operators and print the results.",
+      "upsample-grad");
+  app.set_version_flag("--version", std::string("upsample-grad ") + UPSAMPLE_GRAD_VERSION);
+  app.require_subcommand(0, 1);
+  auto formatter = std::make_shared<UnixHelpFormatter>();
+  formatter->column_width(30);
+  formatter->label("SUBCOMMAND", "COMMAND");
+  formatter->label("SUBCOMMANDS", "COMMANDS");
+  formatter->label("Subcommands", "Commands");
+  formatter->label("Positionals", "Arguments");
+  app.formatter(formatter);
+  app.footer(std::string("Run 'upsample-grad COMMAND --help' for the options of a command.\n\n") +
+             kExitStatusHelp);
+
+  ResampleOptions bilinear_options;
+  bilinear_options.op = Operator::kBilinear;
+  CLI::App* bilinear = AddResampleCommand(
+      app, "bilinear",
+      "Compute the gradient of bilinear upsampling (aclnnUpsampleBilinear2dBackwardV2) for "
+      "gradOut from a .npy file, or for CANN's documented example.",
+      "Tensor format: nchw or nhwc (for nhwc, gradOut is N,H_out,W_out,C and --input-size "
+      "N,H,W,C) [default: nchw]",
+      bilinear_options);
+  ResampleOptions bicubic_options;
+  bicubic_options.op = Operator::kBicubicAA;
+  CLI::App* bicubic = AddResampleCommand(
+      app, "bicubic-aa",
+      "Compute the gradient of anti-aliased bicubic resizing (aclnnUpsampleBicubic2dAAGrad) for "
+      "gradOut from a .npy file, or for CANN's documented example.",
+      "Tensor format: nchw or nd (read as NCHW) [default: nchw]", bicubic_options);
+
+  CompareOptions compare_options;
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "Compare a result A with a reference B element by element: shapes and dtypes, max and "
+      "mean absolute error, max relative error (where B != 0), cosine similarity, ulp "
+      "distances (when both have the same float16, bfloat16 or float32 dtype), and the "
+      "elements beyond tolerance, |a-b| > atol + rtol*|b|. NaN in the same place counts as "
+      "equal.");
+  compare->add_option("A", compare_options.result_path, "The result to check (.npy)")
+      ->type_name("A.npy")
+      ->required();
+  compare->add_option("B", compare_options.reference_path, "The trusted reference (.npy)")
+      ->type_name("B.npy")
+      ->required();
+  compare
+      ->add_option("--rtol", compare_options.rtol,
+                   "Relative tolerance [default: 1e-5 for float32/float64, 1e-3 for float16, "
+                   "8e-3 for bfloat16, by the coarser dtype: just over one ulp]")
+      ->type_name("R")
+      ->check(CLI::NonNegativeNumber.description(""));
+  compare
+      ->add_option("--atol", compare_options.atol,
+                   "Absolute tolerance [default: 1e-6 for float32/float64, 1e-5 for float16 "
+                   "and bfloat16]")
+      ->type_name("A")
+      ->check(CLI::NonNegativeNumber.description(""));
+  compare
+      ->add_option("--dtype", compare_options.dtype,
+                   "How to read both files: auto, fp32, fp16 or bf16 (16-bit raw data as "
+                   "bfloat16) [default: auto]")
+      ->type_name("DTYPE");
+  compare
+      ->add_option("--max-listed", compare_options.max_listed,
+                   "How many elements beyond tolerance to list [default: 10]")
+      ->type_name("N")
+      ->check(CLI::NonNegativeNumber.description(""));
+  compare->footer(
+      "Example:\n  upsample-grad compare npu_grad_in.npy cpu_grad_in.npy --dtype bf16\n\n"
+      "Exit status: 0 when every element is within tolerance; 1 when not, or when the\n"
+      "shapes differ; 2 on bad input, with a one-line message on stderr.");
+
+  BenchOptions bench_options;
+  CLI::App* bench = app.add_subcommand(
+      "bench",
+      "Run the standard benchmark suite, one row per case as it finishes: the median time of "
+      "repeated runs of one repeatable executor, GB/s (gradOut read + gradIn written) and the "
+      "fraction of the memory bandwidth that a large copy measures.");
+  bench->add_option("--case", bench_options.cases, "Run only these cases of the suite (1 to 12)")
+      ->type_name("N[,M...]");
+  bench
+      ->add_option("--threads", bench_options.threads,
+                   "Worker threads of the library and of the bandwidth copy "
+                   "[default: the library's choice; all cores for the copy]")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096).description(""));
+  bench
+      ->add_option("--repeats", bench_options.min_runs,
+                   "Timed runs per case at least [default: 10]")
+      ->type_name("N")
+      ->check(CLI::Range(1, 1000000).description(""));
+  bench
+      ->add_option("--min-time", bench_options.min_seconds,
+                   "Keep timing a case until this many seconds have passed [default: 0.5]")
+      ->type_name("SECONDS")
+      ->check(CLI::NonNegativeNumber.description(""));
+  bench
+      ->add_option("--bandwidth-mib", bench_options.bandwidth_mib,
+                   "Size of the copy that measures memory bandwidth [default: 256]")
+      ->type_name("MIB")
+      ->check(CLI::Range(1, 65536).description(""));
+  bench->footer(
+      "Cases (forward input -> output size; NCHW):\n"
+      "   1 bilinear   8,64    64x64 -> 128x128   fp32\n"
+      "   2 bilinear   16,256  32x32 -> 64x64     fp32\n"
+      "   3 bilinear   1,21    64x64 -> 512x512   fp32 alignCorners\n"
+      "   4 bilinear   8,3     256x256 -> 224x224 fp32\n"
+      "   5 bilinear   8,64    64x64 -> 128x128   bf16\n"
+      "   6 bilinear   8,64    64x64 -> 128x128   fp16\n"
+      "   7 bilinear   8,64    64x64 -> 128x128   fp32, channels-last strides\n"
+      "   8 bicubic-aa 8,3     512x512 -> 128x128 fp32\n"
+      "   9 bicubic-aa 16,3    256x256 -> 224x224 fp32\n"
+      "  10 bicubic-aa 8,3     128x128 -> 256x256 fp32\n"
+      "  11 bicubic-aa 4,3     1024x1024 -> 128x128 fp32\n"
+      "  12 bicubic-aa 8,3     512x512 -> 128x128 bf16\n\n" +
+      std::string(kExitStatusHelp));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    std::string where = "upsample-grad";
+    for (const CLI::App* command : app.get_subcommands()) where += " " + command->get_name();
+    std::cerr << where << ": " << OneLine(error.what()) << " (see '" << where << " --help')\n";
+    return kExitBadInput;
+  }
+
+  std::string where = "upsample-grad";
+  try {
+    if (*compare) {
+      where += " compare";
+      return RunCompare(compare_options, std::cout);
+    }
+    if (*bench) {
+      where += " bench";
+      return RunBench(bench_options, std::cout);
+    }
+    for (auto [command, options] :
+         {std::pair{bilinear, &bilinear_options}, std::pair{bicubic, &bicubic_options}}) {
+      if (!*command) continue;
+      where += " " + command->get_name();
+      if (!options->input_path.empty()) return RunResample(*options, std::cout);
+      RejectProblemOptions(*command);
+      return RunEmbeddedExample(*options, std::cout);
+    }
+    // No subcommand: the project's main job, both documented examples.
+    RunEmbeddedExample(bilinear_options, std::cout);
+    std::cout << "\n";
+    return RunEmbeddedExample(bicubic_options, std::cout);
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << where << ": out of memory; expected inputs that fit in this machine's memory\n";
+  } catch (const std::exception& error) {
+    std::cout.flush();
+    std::cerr << where << ": " << OneLine(error.what()) << "\n";
+  }
+  return kExitBadInput;
+}
+
+}  // namespace
+}  // namespace upsample_grad
+
+int main(int argc, char** argv) { return upsample_grad::Main(argc, argv); }
