@@ -17,6 +17,8 @@
 #include "engine/dtype.h"
 #include "hwy/highway.h"
 #include "hwy/targets.h"
+#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
+#include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
 #include "support/random_axis.h"
 
 namespace aclnn_upsample {
@@ -127,6 +129,52 @@ TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount)
       }
     }
   }
+}
+
+// Integer upsampling factors 1..4 of both operators give uniform interiors; the vectorised
+// interior must equal the exact runs bit for bit, NaN and Inf included, and never read outside
+// the source row (the source vectors are exactly one row long, for AddressSanitizer).
+TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns) {
+  int uniform_axes = 0;
+  for (int factor = 1; factor <= 4; ++factor) {
+    for (int64_t in_size = 1; in_size <= 45; ++in_size) {
+      for (bool bicubic : {false, true}) {
+        const AxisSpec spec{in_size, in_size * factor, false, 0.0};
+        const BackwardAxis exact =
+            Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+        const UniformInterior uniform = FindUniformInterior(exact, 4);
+        if (uniform.stride == 0) continue;
+        ++uniform_axes;
+        kernels::GatherAxis view;
+        view.length = static_cast<size_t>(exact.in_size);
+        view.source_length = static_cast<size_t>(exact.out_size);
+        view.first = exact.first.data();
+        view.offset = exact.offset.data();
+        view.weights = exact.weights.data();
+        kernels::GatherAxis fast = view;
+        fast.uniform_stride = uniform.stride;
+        fast.uniform_begin = uniform.begin;
+        fast.uniform_end = uniform.end;
+        fast.uniform_offset = uniform.offset;
+        fast.uniform_count = static_cast<int32_t>(uniform.weights.size());
+        fast.uniform_weights = uniform.weights.data();
+        for (int poison = 0; poison < 3; ++poison) {
+          std::vector<float> src = Random(exact.out_size, 50 + factor);
+          if (poison == 1) src[exact.out_size / 2] = NAN;
+          if (poison == 2) src[exact.out_size - 1] = INFINITY;
+          std::vector<float> expected(exact.in_size), actual(exact.in_size);
+          kernels::GatherRows(view, 1, src.data(), 0, expected.data(), 0);
+          kernels::GatherRows(fast, 1, src.data(), 0, actual.data(), 0);
+          for (int64_t i = 0; i < exact.in_size; ++i) {
+            ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+                << "factor " << factor << " in " << in_size << (bicubic ? " bicubic" : " bilinear")
+                << " i " << i;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(uniform_axes, 100);  // the interiors are found, so the fast path is exercised
 }
 
 TEST_P(KernelsOnEveryTarget, GatherRowsExactRunsAgreeBitwiseWithCombineRows) {

@@ -106,4 +106,32 @@ BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats
   return blocked;
 }
 
+UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length) {
+  constexpr int32_t kMaxStride = 4;
+  constexpr int32_t kMaxTaps = 64;
+  const int32_t length = axis.in_size;
+  if (length < 2 || length < min_length) return {};
+  const int32_t middle = (length - 1) / 2;
+  const int32_t count = axis.count(middle);
+  const int32_t stride = axis.first[middle + 1] - axis.first[middle];
+  if (count == 0 || count > kMaxTaps || stride < 1 || stride > kMaxStride) return {};
+  const int64_t offset = int64_t{axis.first[middle]} - int64_t{stride} * middle;
+  const float* shared = axis.weights.data() + axis.offset[middle];
+  auto matches = [&](int32_t i) {
+    return axis.count(i) == count && axis.first[i] == int64_t{stride} * i + offset &&
+           std::equal(shared, shared + count, axis.weights.data() + axis.offset[i]);
+  };
+  int32_t begin = middle, end = middle + 1;
+  while (begin > 0 && matches(begin - 1)) --begin;
+  while (end < length && matches(end)) ++end;
+  if (end - begin < min_length) return {};
+  UniformInterior uniform;
+  uniform.stride = stride;
+  uniform.begin = begin;
+  uniform.end = end;
+  uniform.offset = static_cast<int32_t>(offset);
+  uniform.weights.assign(shared, shared + count);
+  return uniform;
+}
+
 }  // namespace aclnn_upsample

@@ -62,6 +62,20 @@ struct BlockedAxis {
 // more vector steps than the exact runs take scalar steps, or would exceed `max_floats`.
 BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats);
 
+// The widest range of input indices whose runs are one shared set of weights shifted by a
+// constant stride (first[i] = stride * i + offset): the interior of an integer upsampling
+// factor. The W pass then vectorises over i with de-interleaved loads.
+struct UniformInterior {
+  int32_t stride = 0;  // 1..4; 0: none found
+  int32_t begin = 0, end = 0;
+  int32_t offset = 0;
+  std::vector<float> weights;
+};
+
+// Finds the uniform interior around the middle of the axis, if it spans at least `min_length`
+// indices.
+UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length);
+
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const BackwardAxis& axis);
 

@@ -43,6 +43,15 @@ GatherAxis WidthGather(const Plan& plan) {
   axis.first = plan.axis_w.first.data();
   axis.offset = plan.axis_w.offset.data();
   axis.weights = plan.axis_w.weights.data();
+  const UniformInterior& uniform = plan.axis_w_uniform;
+  if (uniform.stride > 0) {
+    axis.uniform_stride = uniform.stride;
+    axis.uniform_begin = uniform.begin;
+    axis.uniform_end = uniform.end;
+    axis.uniform_offset = uniform.offset;
+    axis.uniform_count = static_cast<int32_t>(uniform.weights.size());
+    axis.uniform_weights = uniform.weights.data();
+  }
   if (plan.axis_w_blocked.lanes > 0) {
     axis.block_lanes = static_cast<size_t>(plan.axis_w_blocked.lanes);
     axis.window_begin = plan.axis_w_blocked.window_begin.data();
@@ -217,6 +226,7 @@ class ChannelsLastTask {
     out_w_ = plan.grad.w;
     gather_ = WidthGather(plan);
     gather_.block_lanes = 0;  // pixels, not scalars, are gathered here
+    gather_.uniform_stride = 0;
   }
 
   void Run() {

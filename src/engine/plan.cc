@@ -137,12 +137,21 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
   } else {
     plan.layout = Layout::kPlanar;
     units = batch * channels;
+    // Vector steps of one W-pass row: the uniform interior's taps per vector, else the blocked
+    // windows, else the exact taps one by one.
+    int64_t w_row_steps = 0;
     if (!plan.axis_w.identity) {
-      plan.axis_w_blocked = BlockAxis(plan.axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
+      plan.axis_w_uniform = FindUniformInterior(plan.axis_w, static_cast<int32_t>(2 * lanes));
+      if (plan.axis_w_uniform.stride > 0) {
+        const int64_t interior = plan.axis_w_uniform.end - plan.axis_w_uniform.begin;
+        const int64_t taps = static_cast<int64_t>(plan.axis_w_uniform.weights.size());
+        w_row_steps = CeilDiv(interior, lanes) * taps + (in_w - interior) * taps;
+      } else {
+        plan.axis_w_blocked =
+            BlockAxis(plan.axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
+        w_row_steps = plan.axis_w_blocked.lanes > 0 ? plan.axis_w_blocked.window_steps : taps_w;
+      }
     }
-    const int64_t w_row_steps = plan.axis_w.identity            ? 0
-                                : plan.axis_w_blocked.lanes > 0 ? plan.axis_w_blocked.window_steps
-                                                                : taps_w;
     const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +
                                  (plan.axis_h.identity ? 0 : taps_h * CeilDiv(in_w, lanes));
     const int64_t cost_h_first = taps_h * CeilDiv(out_w, lanes) + in_h * w_row_steps;

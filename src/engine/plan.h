@@ -45,7 +45,8 @@ struct Plan {
   PlaneView result;  // out:     (N, C, H_in, W_in)
   BackwardAxis axis_h;
   BackwardAxis axis_w;
-  BlockedAxis axis_w_blocked;  // planar W pass, vectorised form (may be empty)
+  UniformInterior axis_w_uniform;  // planar W pass: the vectorised interior, if uniform
+  BlockedAxis axis_w_blocked;      // planar W pass: vectorised form otherwise (may be empty)
   std::vector<RowBand> bands;  // the row bands of one plane, in order
   int64_t channel_block = 1;   // channels-last: channels per task
   int64_t num_tasks = 0;       // planes (or image x channel block) x bands

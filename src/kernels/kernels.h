@@ -30,21 +30,29 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 //    j < (block_offset[b+1] - block_offset[b]) / block_lanes, with lane weights
 //    block_weights[block_offset[b] + j * block_lanes + lane] (0 outside an element's run).
 //    One broadcast-FMA then serves a whole vector of elements.
+//  - Optionally a uniform interior: for begin <= i < end, element i is
+//    sum_{k < count} uniform_weights[k] * src[stride * i + uniform_offset + k] (the same runs,
+//    written once), with stride 1 to 4.
 struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
   const int32_t* first = nullptr;
   const int32_t* offset = nullptr;
   const float* weights = nullptr;
+  int32_t uniform_stride = 0;  // 0: no uniform interior
+  int32_t uniform_begin = 0, uniform_end = 0;
+  int32_t uniform_offset = 0, uniform_count = 0;
+  const float* uniform_weights = nullptr;
   size_t block_lanes = 0;  // 0: no blocked form
   const int32_t* window_begin = nullptr;
   const int32_t* block_offset = nullptr;
   const float* block_weights = nullptr;
 };
 
-// The W pass of `rows` rows: dst row r = gather of src row r. Rows holding a NaN or Inf take
-// the exact runs, so that a non-finite value reaches exactly the elements whose formula
-// includes it; finite rows take the blocked form when it matches this target's lanes.
+// The W pass of `rows` rows: dst row r = gather of src row r. With a uniform interior every
+// row takes it (bit-identical to the exact runs). Otherwise rows holding a NaN or Inf take the
+// exact runs, so that a non-finite value reaches exactly the elements whose formula includes
+// it, and finite rows take the blocked form when it matches this target's lanes.
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride);
 
