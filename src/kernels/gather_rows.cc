@@ -254,7 +254,10 @@ void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t
   HWY_DYNAMIC_DISPATCH(GatherRowsImpl)(axis, rows, src, src_stride, dst, dst_stride);
 }
 
-size_t FloatLanes() { return HWY_DYNAMIC_DISPATCH(FloatLanesImpl)(); }
+size_t FloatLanes() {
+  ApplySimdOverrideOnce();
+  return HWY_DYNAMIC_DISPATCH(FloatLanesImpl)();
+}
 
 const char* ActiveTargetName() { return HWY_DYNAMIC_DISPATCH(ActiveTargetNameImpl)(); }
 

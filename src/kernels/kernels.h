@@ -61,6 +61,10 @@ void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t
 void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
                       ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride);
 
+// Applies ACLNN_UPSAMPLE_SIMD once per process ("portable": the scalar target only); called by
+// FloatLanes, which every plan calls before any kernel runs.
+void ApplySimdOverrideOnce();
+
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();
 
