@@ -391,9 +391,11 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
   const size_t elem = DTypeSize(problem->dtype);
   for (const auto& [tensor, view] :
        {std::pair<const aclTensor*, PlaneView*>{grad, &problem->grad}, {out, &problem->result}}) {
-    view->data = tensor->data == nullptr ? nullptr
-                                         : static_cast<char*>(tensor->data) +
-                                               tensor->offset * static_cast<int64_t>(elem);
+    // An empty view's offset is unchecked (nothing is addressed): never form its pointer.
+    view->data =
+        tensor->data == nullptr || IsEmptyView(*tensor)
+            ? nullptr
+            : static_cast<char*>(tensor->data) + tensor->offset * static_cast<int64_t>(elem);
     view->n = tensor->view_dims[0];
     view->c = tensor->view_dims[axis_c];
     view->h = tensor->view_dims[axis_h];

@@ -16,6 +16,14 @@ double CubicKernel(double d) {
   return 0.0;
 }
 
+// The reference's int() truncation followed by clamping to [0, limit], done in double first so
+// that ratios far beyond int64 (downsampling has no limit) stay defined.
+int64_t TruncateToRange(double value, int64_t limit) {
+  if (!(value > 0.0)) return 0;
+  if (value >= static_cast<double>(limit)) return limit;
+  return static_cast<int64_t>(value);
+}
+
 }  // namespace
 
 double BicubicAAAxisRatio(const AxisSpec& axis) {
@@ -42,9 +50,8 @@ ForwardAxis BuildBicubicAAAxis(const AxisSpec& axis) {
   for (int64_t o = 0; o < axis.out_size; ++o) {
     const double center = ratio * (static_cast<double>(o) + 0.5);
     // Truncation toward zero, as the reference's int conversion, before clamping.
-    const int64_t imin = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
-    const int64_t imax =
-        std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), axis.in_size);
+    const int64_t imin = TruncateToRange(center - support + 0.5, axis.in_size);
+    const int64_t imax = TruncateToRange(center + support + 0.5, axis.in_size);
     const int64_t count = std::max<int64_t>(imax - imin, 0);
     taps.assign(count, 0.0);
     double total = 0.0;

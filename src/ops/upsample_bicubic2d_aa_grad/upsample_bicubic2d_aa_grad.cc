@@ -1,5 +1,7 @@
 // aclnnUpsampleBicubic2dAAGrad: shared validation, this operator's own rules (numbered checks
 // below), its weights, the engine.
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
@@ -42,10 +44,15 @@ aclnnStatus CheckBicubicRules(const Problem& problem, const AxisSpec& axis_h,
        {std::pair<const AxisSpec*, const char*>{&axis_h, "scalesH"}, {&axis_w, "scalesW"}}) {
     if (axis->scale < 0.0) return Invalid(name, "a value >= 0 (0: not given)", ToText(axis->scale));
   }
-  // #3: at most 50x upscaling per axis (ratio input/output >= 0.02).
+  // #3: a finite ratio (a subnormal scale has an infinite inverse), and at most 50x
+  // upscaling per axis (ratio input/output >= 0.02).
   for (const auto& [axis, name] :
        {std::pair<const AxisSpec*, const char*>{&axis_h, "H"}, {&axis_w, "W"}}) {
     const double ratio = BicubicAAUpscaleRatio(*axis);
+    if (!std::isfinite(ratio)) {
+      return Invalid(std::string("scales") + name, "a scale whose inverse is finite (0: not given)",
+                     ToText(axis->scale));
+    }
     if (!(ratio >= kMinRatio)) {
       return Invalid(std::string("upscaling factor of axis ") + name,
                      "at most 50 (input/output ratio >= 0.02, from 1/scales if given, else "
