@@ -145,19 +145,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
         const UniformInterior uniform = FindUniformInterior(exact, 4);
         if (uniform.stride == 0) continue;
         ++uniform_axes;
-        kernels::GatherAxis view;
-        view.length = static_cast<size_t>(exact.in_size);
-        view.source_length = static_cast<size_t>(exact.out_size);
-        view.first = exact.first.data();
-        view.offset = exact.offset.data();
-        view.weights = exact.weights.data();
-        kernels::GatherAxis fast = view;
-        fast.uniform_stride = uniform.stride;
-        fast.uniform_begin = uniform.begin;
-        fast.uniform_end = uniform.end;
-        fast.uniform_offset = uniform.offset;
-        fast.uniform_count = static_cast<int32_t>(uniform.weights.size());
-        fast.uniform_weights = uniform.weights.data();
+        const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+        const kernels::GatherAxis fast = MakeGatherAxis(exact, &uniform, nullptr);
         for (int poison = 0; poison < 3; ++poison) {
           std::vector<float> src = Random(exact.out_size, 50 + factor);
           if (poison == 1) src[exact.out_size / 2] = NAN;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/gather_view.h"
 #include "engine/thread_pool.h"
 #include "kernels/kernels.h"
 
@@ -37,28 +38,7 @@ Scratch SlotScratch(const Plan& plan, void* workspace, int slot) {
 }
 
 GatherAxis WidthGather(const Plan& plan) {
-  GatherAxis axis;
-  axis.length = static_cast<size_t>(plan.axis_w.in_size);
-  axis.source_length = static_cast<size_t>(plan.axis_w.out_size);
-  axis.first = plan.axis_w.first.data();
-  axis.offset = plan.axis_w.offset.data();
-  axis.weights = plan.axis_w.weights.data();
-  const UniformInterior& uniform = plan.axis_w_uniform;
-  if (uniform.stride > 0) {
-    axis.uniform_stride = uniform.stride;
-    axis.uniform_begin = uniform.begin;
-    axis.uniform_end = uniform.end;
-    axis.uniform_offset = uniform.offset;
-    axis.uniform_count = static_cast<int32_t>(uniform.weights.size());
-    axis.uniform_weights = uniform.weights.data();
-  }
-  if (plan.axis_w_blocked.lanes > 0) {
-    axis.block_lanes = static_cast<size_t>(plan.axis_w_blocked.lanes);
-    axis.window_begin = plan.axis_w_blocked.window_begin.data();
-    axis.block_offset = plan.axis_w_blocked.block_offset.data();
-    axis.block_weights = plan.axis_w_blocked.weights.data();
-  }
-  return axis;
+  return MakeGatherAxis(plan.axis_w, &plan.axis_w_uniform, &plan.axis_w_blocked);
 }
 
 // Where the H pass of result row `hi` reads: `count` rows from `rows` + (first - row0) * stride.

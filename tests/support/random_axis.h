@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/axis_weights.h"
+#include "engine/gather_view.h"
 #include "kernels/kernels.h"
 
 namespace aclnn_upsample {
@@ -18,19 +19,7 @@ struct RandomAxis {
   BackwardAxis exact;
   BlockedAxis blocked;
   kernels::GatherAxis View(bool use_blocks) const {
-    kernels::GatherAxis view;
-    view.length = static_cast<size_t>(exact.in_size);
-    view.source_length = static_cast<size_t>(exact.out_size);
-    view.first = exact.first.data();
-    view.offset = exact.offset.data();
-    view.weights = exact.weights.data();
-    if (use_blocks && blocked.lanes > 0) {
-      view.block_lanes = static_cast<size_t>(blocked.lanes);
-      view.window_begin = blocked.window_begin.data();
-      view.block_offset = blocked.block_offset.data();
-      view.block_weights = blocked.weights.data();
-    }
-    return view;
+    return MakeGatherAxis(exact, nullptr, use_blocks ? &blocked : nullptr);
   }
 };
 

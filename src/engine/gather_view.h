@@ -1,0 +1,39 @@
+// The kernels' view of a W axis: pointers into plan data (the exact runs and, when present,
+// the uniform interior and the blocked form). The one place plan data becomes a GatherAxis.
+#ifndef ACLNN_UPSAMPLE_ENGINE_GATHER_VIEW_H_
+#define ACLNN_UPSAMPLE_ENGINE_GATHER_VIEW_H_
+
+#include "engine/axis_weights.h"
+#include "kernels/kernels.h"
+
+namespace aclnn_upsample {
+
+// `uniform` and `blocked` may be null (or empty) to leave those forms out.
+inline kernels::GatherAxis MakeGatherAxis(const BackwardAxis& exact, const UniformInterior* uniform,
+                                          const BlockedAxis* blocked) {
+  kernels::GatherAxis axis;
+  axis.length = static_cast<size_t>(exact.in_size);
+  axis.source_length = static_cast<size_t>(exact.out_size);
+  axis.first = exact.first.data();
+  axis.offset = exact.offset.data();
+  axis.weights = exact.weights.data();
+  if (uniform != nullptr && uniform->stride > 0) {
+    axis.uniform_stride = uniform->stride;
+    axis.uniform_begin = uniform->begin;
+    axis.uniform_end = uniform->end;
+    axis.uniform_offset = uniform->offset;
+    axis.uniform_count = static_cast<int32_t>(uniform->weights.size());
+    axis.uniform_weights = uniform->weights.data();
+  }
+  if (blocked != nullptr && blocked->lanes > 0) {
+    axis.block_lanes = static_cast<size_t>(blocked->lanes);
+    axis.window_begin = blocked->window_begin.data();
+    axis.block_offset = blocked->block_offset.data();
+    axis.block_weights = blocked->weights.data();
+  }
+  return axis;
+}
+
+}  // namespace aclnn_upsample
+
+#endif  // ACLNN_UPSAMPLE_ENGINE_GATHER_VIEW_H_
