@@ -10,13 +10,14 @@
 
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "support/half_reference.h"
 
 namespace support {
 namespace {
 
 size_t ElementSize(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
 
-// The test's own conversions (not the library's): _Float16 for IEEE half, bit arithmetic for
+// The test's own conversions (not the library's): arithmetic for IEEE half, bit arithmetic for
 // bfloat16.
 uint16_t ToBFloat16Bits(float f) {
   uint32_t u;
@@ -33,8 +34,8 @@ void Encode(aclDataType dtype, double value, uint8_t* out) {
     const float f = static_cast<float>(value);
     std::memcpy(out, &f, 4);
   } else if (dtype == ACL_FLOAT16) {
-    // double -> float -> half could double-round; go through float only when exact.
-    const _Float16 h = static_cast<_Float16>(value);
+    // Straight from double: going through float could round twice.
+    const uint16_t h = half_reference::FromDouble(value);
     std::memcpy(out, &h, 2);
   } else {
     const uint16_t b = ToBFloat16Bits(static_cast<float>(value));
@@ -49,9 +50,9 @@ double Decode(aclDataType dtype, const uint8_t* in) {
     return f;
   }
   if (dtype == ACL_FLOAT16) {
-    _Float16 h;
+    uint16_t h;
     std::memcpy(&h, in, 2);
-    return static_cast<double>(h);
+    return half_reference::ToDouble(h);
   }
   uint16_t b;
   std::memcpy(&b, in, 2);

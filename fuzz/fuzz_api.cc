@@ -1,0 +1,1485 @@
+// libFuzzer target over the whole public API of aclnnUpsampleBilinear2dBackwardV2 and
+// aclnnUpsampleBicubic2dAAGrad: tensor creation, phase 1, phase 2 and the executor life cycle.
+//
+// The input is read front to back as a fixed sequence of fields (see ReadCase); a missing byte
+// reads as 0, and 0 (or any value past the listed ones) always selects the ordinary, valid
+// choice, so that short or random inputs mostly make calls that get as far as the kernels.
+// fuzz/make_corpus.py writes the same fields to build the seed corpus.
+//
+// Every call is checked against the contract (/work/shared/spec/OPERATORS.md), aborting on a
+// violation with a description of the case:
+//  - statuses are ACLNN_SUCCESS, 161001, 161002 or 561000, and phase 1 succeeds exactly when an
+//    independent reading of section 3 says the call is valid (161001 for null handles);
+//  - a failure leaves a message that names the operator and writes nothing anywhere;
+//  - a success writes nothing outside out's view and never touches gradOut;
+//  - small problems match fuzz/reference.cc (float64) within the contract's tolerance; larger
+//    ones with finite, bounded inputs give no NaN (and no Inf where nothing can overflow);
+//  - NaN/Inf in gradOut reach every element they contribute to;
+//  - executors: misuse is rejected with the right status, a single-use executor is consumed by
+//    phase 2 even when it fails, repeatable ones give bitwise equal runs, results are bitwise
+//    equal for different thread counts, and no call sequence leaks an executor.
+// ASan and UBSan (the build script's flags) catch memory and undefined-behaviour errors, and
+// every buffer is allocated to exactly its declared size, so that ASan sees overruns.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "fuzz/reference.h"
+#include "runtime/executor.h"  // LiveExecutorCount: no call sequence may leak an executor
+
+namespace {
+
+using Int128 = __int128;
+
+// Every buffer holds at most this many elements; larger declared storage is clamped to it, so
+// that phase 1 always sees the storage that really exists.
+constexpr int64_t kStorageCap = int64_t{1} << 20;
+// Phase 2 runs only when its estimated multiply-adds stay below this (cheap iterations).
+constexpr double kWorkBudget = 2e6;
+// The float64 reference runs when both tensors have at most this many elements...
+constexpr int64_t kReferenceElements = 4096;
+// ...and its dense products stay below this many multiply-adds.
+constexpr double kReferenceBudget = 1e6;
+constexpr int64_t kMaxDim = int64_t{1} << 20;
+
+constexpr aclnnStatus kNullptr = ACLNN_ERR_PARAM_NULLPTR;
+constexpr aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID;
+
+std::string g_case;  // what the current input does, printed with any violation
+
+[[noreturn]] void Violation(const char* file, int line, const char* condition,
+                            const std::string& detail) {
+  std::fprintf(stderr, "\n=== contract violation at %s:%d: %s\n%s\ncase: %s\nrecent error: %s\n",
+               file, line, condition, detail.c_str(), g_case.c_str(), aclGetRecentErrMsg());
+  std::fflush(stderr);
+  std::abort();
+}
+
+#define FUZZ_CHECK(condition, detail)                                      \
+  do {                                                                     \
+    if (!(condition)) Violation(__FILE__, __LINE__, #condition, (detail)); \
+  } while (0)
+
+std::string Join(const std::vector<int64_t>& values) {
+  std::string text = "{";
+  for (size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + std::to_string(values[i]);
+  return text + "}";
+}
+
+std::string Num(double v) {
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.17g", v);
+  return text;
+}
+
+int64_t Saturate(Int128 v) {
+  if (v > std::numeric_limits<int64_t>::max()) return std::numeric_limits<int64_t>::max();
+  if (v < std::numeric_limits<int64_t>::min()) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input reading.
+
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  uint8_t U8() { return pos_ < size_ ? data_[pos_++] : 0; }
+  uint32_t U32() {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<uint32_t>(U8()) << (8 * i);
+    return v;
+  }
+  uint64_t U64() {
+    const uint64_t low = U32();
+    return low | (static_cast<uint64_t>(U32()) << 32);
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// splitmix64: element values come from a seed, so inputs stay short.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+ private:
+  uint64_t state_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Element types, written and read independently of the library's conversions.
+
+enum class Elem { kF32, kF16, kBF16, kOther };
+
+Elem ElemOf(aclDataType t) {
+  switch (t) {
+    case ACL_FLOAT:
+      return Elem::kF32;
+    case ACL_FLOAT16:
+      return Elem::kF16;
+    case ACL_BF16:
+      return Elem::kBF16;
+    default:
+      return Elem::kOther;
+  }
+}
+
+// Unsupported dtypes get 8-byte elements: the library must reject them before any access.
+size_t ElemBytes(Elem e) { return e == Elem::kF32 ? 4 : e == Elem::kOther ? 8 : 2; }
+
+double MaxFinite(Elem e) {
+  if (e == Elem::kF16) return 65504.0;
+  if (e == Elem::kBF16) return 0x1.FEp127;
+  return std::numeric_limits<float>::max();
+}
+
+// One unit in the last place of `r` in the output dtype (0 for float32: its bound is relative).
+double Ulp(Elem e, double r) {
+  if (e == Elem::kF32) return 0.0;
+  const int mantissa_bits = e == Elem::kF16 ? 10 : 7;
+  const int min_exponent = e == Elem::kF16 ? -14 : -126;
+  const double a = std::min(std::fabs(r), MaxFinite(e));
+  int exponent = a > 0 ? std::ilogb(a) : min_exponent;
+  exponent = std::max(exponent, min_exponent);
+  return std::ldexp(1.0, exponent - mantissa_bits);
+}
+
+uint16_t ToHalfBits(double v) {
+  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  if (std::isnan(v)) return 0x7E00;
+  const double a = std::fabs(v);
+  if (a >= 65520.0) return sign | 0x7C00;  // rounds (ties to even) beyond 65504
+  if (a < 0x1.0p-14) return sign | static_cast<uint16_t>(std::nearbyint(a * 0x1.0p24));
+  int exponent = std::ilogb(a);
+  double q = std::nearbyint(std::ldexp(a, 10 - exponent));  // in [1024, 2048]
+  if (q == 2048.0) {
+    q = 1024.0;
+    ++exponent;
+  }
+  return sign | static_cast<uint16_t>((exponent + 15) << 10) |
+         static_cast<uint16_t>(static_cast<int>(q) - 1024);
+}
+
+double FromHalfBits(uint16_t h) {
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  const int exponent = (h >> 10) & 0x1F;
+  const int mantissa = h & 0x3FF;
+  if (exponent == 0x1F)
+    return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * INFINITY;
+  if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+  return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+uint16_t ToBFloat16Bits(double v) {
+  const float f = static_cast<float>(v);
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if (std::isnan(f)) return 0x7FC0;
+  const uint32_t lower = u & 0xFFFF;
+  uint32_t upper = u >> 16;
+  if (lower > 0x8000 || (lower == 0x8000 && (upper & 1))) ++upper;
+  return static_cast<uint16_t>(upper);
+}
+
+double FromBFloat16Bits(uint16_t b) {
+  const uint32_t u = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+void Encode(Elem e, double v, uint8_t* p) {
+  if (e == Elem::kF32) {
+    const float f = static_cast<float>(v);
+    std::memcpy(p, &f, 4);
+  } else if (e == Elem::kF16 || e == Elem::kBF16) {
+    const uint16_t h = e == Elem::kF16 ? ToHalfBits(v) : ToBFloat16Bits(v);
+    std::memcpy(p, &h, 2);
+  } else {
+    std::memcpy(p, &v, 8);
+  }
+}
+
+double Decode(Elem e, const uint8_t* p) {
+  if (e == Elem::kF32) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return e == Elem::kF16 ? FromHalfBits(h) : FromBFloat16Bits(h);
+}
+
+// A quiet NaN with a payload that no computation produces: an element still holding it was not
+// written.
+void WriteSentinel(Elem e, uint8_t* p) {
+  const uint32_t f32 = 0x7FC5A5A5u;
+  const uint16_t f16 = 0x7E5A, bf16 = 0x7FA5;
+  if (e == Elem::kF32) std::memcpy(p, &f32, 4);
+  if (e == Elem::kF16) std::memcpy(p, &f16, 2);
+  if (e == Elem::kBF16) std::memcpy(p, &bf16, 2);
+  if (e == Elem::kOther) std::memset(p, 0xA5, 8);
+}
+
+// Values of gradOut, by mode.
+double MakeValue(Elem e, uint8_t mode, Rng& rng) {
+  const double sign = (rng.Next() & 1) ? -1.0 : 1.0;
+  switch (mode % 8) {
+    case 0:
+      return static_cast<double>(static_cast<int>(rng.Next() % 17) - 8);
+    case 1:
+      return 2.0 * rng.Unit() - 1.0;
+    case 2:
+      return 2000.0 * rng.Unit() - 1000.0;
+    case 3:
+      return sign * (0.5 + 0.5 * rng.Unit()) * MaxFinite(e);  // overflows when summed
+    case 4: {
+      // Subnormals of the dtype (float32 for bf16's range too).
+      if (e == Elem::kF16) return sign * std::ldexp(static_cast<double>(rng.Next() % 1024), -24);
+      if (e == Elem::kBF16) return sign * std::ldexp(static_cast<double>(rng.Next() % 128), -133);
+      return sign * std::ldexp(static_cast<double>(rng.Next() % (1u << 23)), -149);
+    }
+    case 5: {
+      // Any bit pattern: NaN, Inf, subnormals, huge values.
+      if (e == Elem::kF32) {
+        const uint32_t u = static_cast<uint32_t>(rng.Next());
+        float f;
+        std::memcpy(&f, &u, 4);
+        return f;
+      }
+      const uint16_t h = static_cast<uint16_t>(rng.Next());
+      return e == Elem::kF16 ? FromHalfBits(h) : FromBFloat16Bits(h);
+    }
+    case 6: {
+      const double constants[] = {1.0, 60000.0, 1e-40, 0x1.0p-20, 0.0, -0.0, 3.0e38, 0.1};
+      return constants[(mode / 8) % 8];
+    }
+    default: {
+      const uint64_t pick = rng.Next() % 64;
+      if (pick == 0) return std::numeric_limits<double>::quiet_NaN();
+      if (pick == 1) return sign * INFINITY;
+      return static_cast<double>(static_cast<int>(rng.Next() % 17) - 8);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The case: everything one input asks for.
+
+enum class Op { kBilinear, kBicubicAA };
+
+const char* OpName(Op op) {
+  return op == Op::kBilinear ? "aclnnUpsampleBilinear2dBackwardV2" : "aclnnUpsampleBicubic2dAAGrad";
+}
+
+aclnnStatus CallPhase1(Op op, const aclTensor* grad, const aclIntArray* output_size,
+                       const aclIntArray* input_size, bool align, double scales_h, double scales_w,
+                       aclTensor* out, uint64_t* ws, aclOpExecutor** executor) {
+  return op == Op::kBilinear
+             ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+                   grad, output_size, input_size, align, scales_h, scales_w, out, ws, executor)
+             : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(grad, output_size, input_size, align,
+                                                            scales_h, scales_w, out, ws, executor);
+}
+
+aclnnStatus CallPhase2(Op op, void* ws, uint64_t size, aclOpExecutor* executor,
+                       aclrtStream stream) {
+  return op == Op::kBilinear ? aclnnUpsampleBilinear2dBackwardV2(ws, size, executor, stream)
+                             : aclnnUpsampleBicubic2dAAGrad(ws, size, executor, stream);
+}
+
+struct TensorCase {
+  const char* name = "";
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCHW;
+  std::vector<int64_t> dims;
+  bool null_strides = false;
+  std::vector<int64_t> strides;  // when !null_strides
+  int64_t offset = 0;
+  std::vector<int64_t> storage_dims;
+  bool null_handle = false;  // pass nullptr instead of the tensor
+  bool null_data = false;    // create the tensor with a null data pointer
+  uint8_t layout = 0;
+
+  // What the library sees (strides as aclCreateTensor completes them).
+  bool strides_defined = true;  // false: contiguous strides overflow int64
+  std::vector<int64_t> eff_strides;
+  aclTensor* handle = nullptr;
+  uint8_t* data = nullptr;  // start of the storage
+
+  Elem elem() const { return ElemOf(dtype); }
+  bool CreateFails() const { return dims.size() > 8 || storage_dims.size() > 8; }
+  bool Empty() const {
+    return std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d == 0; });
+  }
+  Int128 StorageElements() const {  // saturated product; negative dims give -1
+    Int128 p = 1;
+    for (int64_t d : storage_dims) {
+      if (d < 0) return -1;
+      p = d == 0 ? 0 : std::min<Int128>(p, Int128{1} << 64) * d;
+    }
+    return p;
+  }
+  std::string Describe() const {
+    return std::string(name) + "{dtype " + std::to_string(dtype) + ", format " +
+           std::to_string(format) + ", dims " + Join(dims) + ", strides " +
+           (null_strides ? "null" : Join(strides)) + ", offset " + std::to_string(offset) +
+           ", storage " + Join(storage_dims) + (null_handle ? ", null handle" : "") +
+           (null_data ? ", null data" : "") + "}";
+  }
+};
+
+struct Case {
+  Op op = Op::kBilinear;
+  bool align = false;
+  bool destroy_inputs_early = false;
+  bool shared_buffer = false;
+  bool use_stream = false;
+  int threads = 2;
+  TensorCase grad, out;
+  // The logical problem, before any mutation.
+  int64_t n = 1, c = 1, h_out = 1, w_out = 1, h_in = 1, w_in = 1;
+  bool null_output_size = false, null_input_size = false;
+  std::vector<int64_t> output_size, input_size;
+  double scales_h = 0.0, scales_w = 0.0;
+  bool null_ws_size = false, null_executor = false;
+  uint8_t phase2_mode = 0;
+  uint8_t value_mode = 0;
+  uint64_t value_seed = 0;
+
+  std::string Describe() const {
+    return std::string(OpName(op)) + " align=" + (align ? "1" : "0") +
+           " threads=" + std::to_string(threads) +
+           " outputSize=" + (null_output_size ? "null" : Join(output_size)) +
+           " inputSize=" + (null_input_size ? "null" : Join(input_size)) +
+           " scales=" + Num(scales_h) + "," + Num(scales_w) +
+           " nullWs=" + (null_ws_size ? "1" : "0") + " nullExec=" + (null_executor ? "1" : "0") +
+           " shared=" + (shared_buffer ? "1" : "0") +
+           " destroyEarly=" + (destroy_inputs_early ? "1" : "0") +
+           " phase2=" + std::to_string(phase2_mode) + " values=" + std::to_string(value_mode) +
+           "\n  " + grad.Describe() + "\n  " + out.Describe();
+  }
+};
+
+int64_t PickDim(uint8_t kind, uint32_t v) {
+  switch (kind) {
+    case 1:
+      return 1 + v % 16;
+    case 2:
+      return 1 + v % 64;
+    case 3:
+      return 1 + v % 300;
+    case 4:
+      return 0;
+    case 5:
+      return kMaxDim;
+    case 6:
+      return kMaxDim + 1;
+    case 7:
+      return 1 + v % kMaxDim;
+    case 8:
+      return -1 - static_cast<int64_t>(v % 4);
+    case 9: {
+      const int64_t extremes[] = {std::numeric_limits<int64_t>::max(),
+                                  std::numeric_limits<int64_t>::min(),
+                                  int64_t{1} << 31,
+                                  (int64_t{1} << 31) - 1,
+                                  int64_t{1} << 32,
+                                  int64_t{1} << 40,
+                                  int64_t{1} << 62,
+                                  3037000500};  // squares past 2^63
+      return extremes[v % 8];
+    }
+    default:
+      return 1 + v % 4;
+  }
+}
+
+double PickScale(uint8_t kind, uint64_t v, int64_t in, int64_t out) {
+  const double ratio = in != 0 ? static_cast<double>(out) / static_cast<double>(in) : 1.0;
+  switch (kind) {
+    case 1:
+      return ratio;  // consistent with outputSize when floor(in * ratio) == out
+    case 2: {
+      const double specials[] = {
+          -1.0,   -0.0,  NAN,  INFINITY, -INFINITY, 1e300, 1e-300,
+          5e-324, 0.5,   2.0,  1.05,     50.0,      0.02,  0.0199,
+          100.0,  101.0, 0.01, 0.009,    1e-15,     1e6,   1.7976931348623157e308,
+          0.3};
+      return specials[v % (sizeof(specials) / sizeof(specials[0]))];
+    }
+    case 3: {
+      double d;
+      std::memcpy(&d, &v, 8);
+      return d;
+    }
+    case 4:
+      return -ratio;
+    case 5:
+      return ratio * (1.0 + 1e-9);
+    case 6:
+      return ratio * (0.5 + static_cast<double>(v % 1000) / 500.0);
+    default:
+      return 0.0;
+  }
+}
+
+// Strides for `dims` with the innermost-last dimension order `order`, each step padded by
+// `pad[d]` elements (row-major when order is 0..rank-1 and pads are 0).
+std::vector<int64_t> OrderedStrides(const std::vector<int64_t>& dims, const std::vector<int>& order,
+                                    const std::vector<int64_t>& pad) {
+  std::vector<int64_t> strides(dims.size(), 0);
+  Int128 step = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    const int d = order[k];
+    strides[d] = Saturate(step);
+    step = std::min<Int128>(step, Int128{1} << 62) * (std::max<Int128>(dims[d], 1) + pad[d]);
+  }
+  return strides;
+}
+
+void MakeLayout(TensorCase* t, uint8_t layout, uint32_t seed) {
+  const size_t rank = t->dims.size();
+  Rng rng(seed);
+  std::vector<int> order(rank);
+  for (size_t d = 0; d < rank; ++d) order[d] = static_cast<int>(d);
+  std::vector<int64_t> no_pad(rank, 0);
+  t->layout = layout;
+  t->null_strides = false;
+  switch (layout) {
+    case 1:
+      t->strides = OrderedStrides(t->dims, order, no_pad);
+      break;
+    case 2:  // channels last: NCHW dims stored N, H, W, C
+      if (rank == 4) order = {0, 2, 3, 1};
+      t->strides = OrderedStrides(t->dims, order, no_pad);
+      break;
+    case 3:
+      for (size_t d = rank; d > 1; --d) std::swap(order[d - 1], order[rng.Next() % d]);
+      t->strides = OrderedStrides(t->dims, order, no_pad);
+      break;
+    case 4: {
+      std::vector<int64_t> pad(rank);
+      for (auto& p : pad) p = static_cast<int64_t>(rng.Next() % 3);
+      t->strides = OrderedStrides(t->dims, order, pad);
+      break;
+    }
+    case 5:
+      t->strides.assign(rank, 0);
+      break;  // broadcast: every element at one address
+    case 6: {
+      t->strides = OrderedStrides(t->dims, order, no_pad);
+      const int64_t values[] = {-1,
+                                0,
+                                1,
+                                2,
+                                int64_t{1} << 31,
+                                int64_t{1} << 62,
+                                std::numeric_limits<int64_t>::max(),
+                                std::numeric_limits<int64_t>::min(),
+                                -(int64_t{1} << 40),
+                                3};
+      if (rank > 0) t->strides[rng.Next() % rank] = values[rng.Next() % 10];
+      break;
+    }
+    case 7:
+      t->strides.resize(rank);
+      for (auto& s : t->strides) s = static_cast<int64_t>(rng.Next() % 40) - 2;
+      break;
+    default:
+      t->null_strides = true;
+      break;
+  }
+}
+
+// Elements the storage must hold for the view (non-negative strides), at least 1.
+Int128 NeededStorage(const TensorCase& t, const std::vector<int64_t>& strides) {
+  Int128 need = Int128{std::max<int64_t>(t.offset, 0)} + 1;
+  if (t.Empty()) return need;
+  for (size_t d = 0; d < t.dims.size(); ++d) {
+    if (t.dims[d] > 0) need += Int128{t.dims[d] - 1} * std::max<int64_t>(strides[d], 0);
+  }
+  return need;
+}
+
+void MakeStorage(TensorCase* t, uint8_t kind, uint32_t seed) {
+  const Int128 need = NeededStorage(*t, t->eff_strides);
+  const int64_t n = Saturate(need);
+  switch (kind) {
+    case 1:
+      t->storage_dims = {Saturate(need + seed % 7)};
+      break;
+    case 2:
+      t->storage_dims = {n - 1};
+      break;  // one element short
+    case 3:
+      t->storage_dims = (seed & 1) ? std::vector<int64_t>{1, n} : std::vector<int64_t>{n, 1};
+      break;
+    case 4:
+      t->storage_dims = {};
+      break;  // 0-D storage: one element
+    case 5:
+      t->storage_dims = {n, 0};
+      break;
+    case 6:
+      t->storage_dims = {-1 - static_cast<int64_t>(seed % 3), n};
+      break;
+    case 7:
+      t->storage_dims = {int64_t{1} << 40};
+      break;
+    case 8:
+      t->storage_dims.assign(9, 1);
+      break;  // more than aclCreateTensor takes
+    case 9:
+      t->storage_dims = {2, Saturate((need + 1) / 2)};
+      break;
+    default:
+      t->storage_dims = {n};
+      break;
+  }
+  if (t->storage_dims.size() <= 8 && t->StorageElements() > kStorageCap)
+    t->storage_dims = {kStorageCap};
+}
+
+void ReadTensor(Reader& in, TensorCase* t) {
+  const uint8_t layout = in.U8();
+  const uint8_t offset_kind = in.U8();
+  const uint8_t storage_kind = in.U8();
+  const uint8_t mutation = in.U8();
+  const uint32_t seed = in.U32();
+  switch (mutation) {
+    case 1:
+      if (!t->dims.empty()) t->dims.pop_back();
+      break;
+    case 2:
+      t->dims.push_back(1);
+      break;
+    case 3:
+      if (!t->dims.empty()) {
+        int64_t& d = t->dims[seed % t->dims.size()];
+        d = Saturate(Int128{d} + 1);
+      }
+      break;
+    case 4:
+      t->dims.clear();
+      break;
+    case 5:
+      t->dims.resize(9, 1);
+      break;
+    case 6:
+      t->null_handle = true;
+      break;
+    case 7:
+      t->null_data = true;
+      break;
+    case 8:
+      if (!t->dims.empty()) t->dims[seed % t->dims.size()] = -1;
+      break;
+    default:
+      break;
+  }
+  switch (offset_kind) {
+    case 1:
+      t->offset = seed % 17;
+      break;
+    case 2:
+      t->offset = -1;
+      break;
+    case 3:
+      t->offset = kStorageCap;
+      break;
+    case 4:
+      t->offset = std::numeric_limits<int64_t>::max();
+      break;
+    case 5:
+      t->offset = std::numeric_limits<int64_t>::min();
+      break;
+    case 6:
+      t->offset = int64_t{1} << 62;
+      break;
+    default:
+      t->offset = 0;
+      break;
+  }
+  MakeLayout(t, layout, seed);
+  // aclCreateTensor completes null strides row-major in int64; where that overflows, the
+  // library's strides are unknown here.
+  if (t->null_strides) {
+    const size_t rank = t->dims.size();
+    t->eff_strides.assign(rank, 0);
+    Int128 step = 1;  // stays within int64 until `overflow`
+    bool overflow = false;
+    for (size_t d = rank; d-- > 0;) {
+      if (overflow) t->strides_defined = false;
+      t->eff_strides[d] = static_cast<int64_t>(step);
+      step *= t->dims[d];
+      if (step > std::numeric_limits<int64_t>::max() ||
+          step < std::numeric_limits<int64_t>::min()) {
+        overflow = true;
+        step = 1;
+      }
+    }
+  } else {
+    t->eff_strides = t->strides;
+  }
+  MakeStorage(t, storage_kind, seed);
+}
+
+// Unsupported values stay inside the enums' value ranges ([-32, 31] and [-4, 3] for the
+// enumerators declared here): converting anything else to the enum type is undefined
+// behaviour in C++ already in this file, before the library sees it.
+aclDataType PickDType(uint8_t v) {
+  const aclDataType others[] = {ACL_DT_UNDEFINED,
+                                ACL_INT8,
+                                ACL_INT32,
+                                ACL_UINT8,
+                                ACL_INT16,
+                                ACL_UINT16,
+                                ACL_UINT32,
+                                ACL_INT64,
+                                ACL_UINT64,
+                                ACL_DOUBLE,
+                                ACL_BOOL,
+                                ACL_STRING,
+                                ACL_COMPLEX64,
+                                ACL_COMPLEX128,
+                                static_cast<aclDataType>(5),
+                                static_cast<aclDataType>(26),
+                                static_cast<aclDataType>(31)};
+  if (v % 64 < 20) return ACL_FLOAT;
+  if (v % 64 < 38) return ACL_FLOAT16;
+  if (v % 64 < 56) return ACL_BF16;
+  return others[v % (sizeof(others) / sizeof(others[0]))];
+}
+
+aclFormat PickFormat(Op op, uint8_t v) {
+  const aclFormat others[] = {ACL_FORMAT_UNDEFINED,      ACL_FORMAT_NCHW,
+                              ACL_FORMAT_NHWC,           ACL_FORMAT_ND,
+                              static_cast<aclFormat>(3), static_cast<aclFormat>(-2),
+                              static_cast<aclFormat>(-4)};
+  if (v == 1) return op == Op::kBilinear ? ACL_FORMAT_NHWC : ACL_FORMAT_ND;
+  if (v >= 2 && v < 16) return others[v % 7];
+  return ACL_FORMAT_NCHW;
+}
+
+std::vector<int64_t> MutateArray(std::vector<int64_t> values, uint8_t kind, uint32_t seed,
+                                 bool* null_handle) {
+  const int64_t replacements[] = {0, -1, kMaxDim + 1, std::numeric_limits<int64_t>::min()};
+  switch (kind) {
+    case 1:
+      values.pop_back();
+      break;
+    case 2:
+      values.push_back(1);
+      break;
+    case 3:
+      *null_handle = true;
+      break;
+    case 4:
+      values[seed % values.size()] = replacements[(seed >> 8) % 4];
+      break;
+    case 5:
+      values.clear();
+      break;
+    case 6: {
+      int64_t& v = values[seed % values.size()];
+      v = Saturate(Int128{v} + 1);
+      break;
+    }
+    default:
+      break;
+  }
+  return values;
+}
+
+Case ReadCase(const uint8_t* data, size_t size) {
+  Reader in(data, size);
+  Case k;
+  const uint8_t flags = in.U8();
+  k.op = (flags & 1) ? Op::kBicubicAA : Op::kBilinear;
+  k.align = flags & 2;
+  k.destroy_inputs_early = flags & 4;
+  k.shared_buffer = flags & 8;
+  k.use_stream = flags & 16;
+  const int thread_choices[] = {2, 1, 2, 3, 4, 2, 1, 3};
+  k.threads = thread_choices[(flags >> 5) & 7];
+
+  const uint8_t dtype_grad = in.U8(), dtype_out = in.U8();
+  k.grad.dtype = PickDType(dtype_grad);
+  k.out.dtype = dtype_out == 0 ? k.grad.dtype : PickDType(dtype_out);
+  const uint8_t format_grad = in.U8(), format_out = in.U8();
+  k.grad.format = PickFormat(k.op, format_grad);
+  k.out.format = format_out == 0 ? k.grad.format : PickFormat(k.op, format_out);
+
+  int64_t* logical[] = {&k.n, &k.c, &k.h_out, &k.w_out, &k.h_in, &k.w_in};
+  for (int64_t* dim : logical) {
+    const uint8_t kind = in.U8();
+    *dim = PickDim(kind, in.U32());
+  }
+  // Views and arrays in the format's axis order (section 3.2).
+  const bool nhwc = k.grad.format == ACL_FORMAT_NHWC;
+  k.grad.name = k.op == Op::kBilinear ? "gradOut" : "gradOutput";
+  k.out.name = "out";
+  k.grad.dims = nhwc ? std::vector<int64_t>{k.n, k.h_out, k.w_out, k.c}
+                     : std::vector<int64_t>{k.n, k.c, k.h_out, k.w_out};
+  k.out.dims = nhwc ? std::vector<int64_t>{k.n, k.h_in, k.w_in, k.c}
+                    : std::vector<int64_t>{k.n, k.c, k.h_in, k.w_in};
+  ReadTensor(in, &k.grad);
+  ReadTensor(in, &k.out);
+
+  const uint8_t output_kind = in.U8(), input_kind = in.U8();
+  const uint32_t array_seed = in.U32();
+  k.output_size = MutateArray({k.h_out, k.w_out}, output_kind, array_seed, &k.null_output_size);
+  k.input_size = MutateArray(nhwc ? std::vector<int64_t>{k.n, k.h_in, k.w_in, k.c}
+                                  : std::vector<int64_t>{k.n, k.c, k.h_in, k.w_in},
+                             input_kind, array_seed >> 16, &k.null_input_size);
+
+  const uint8_t scale_h_kind = in.U8();
+  const uint64_t scale_h_value = in.U64();
+  const uint8_t scale_w_kind = in.U8();
+  const uint64_t scale_w_value = in.U64();
+  k.scales_h = PickScale(scale_h_kind, scale_h_value, k.h_in, k.h_out);
+  k.scales_w = PickScale(scale_w_kind, scale_w_value, k.w_in, k.w_out);
+
+  const uint8_t nulls = in.U8();
+  k.null_ws_size = nulls == 1 || nulls == 3;
+  k.null_executor = nulls == 2 || nulls == 3;
+  k.phase2_mode = in.U8();
+  k.value_mode = in.U8();
+  k.value_seed = in.U64();
+  if (ElemBytes(k.grad.elem()) != ElemBytes(k.out.elem())) k.shared_buffer = false;
+  return k;
+}
+
+// ---------------------------------------------------------------------------------------------
+// An independent reading of section 3: what phase 1 must answer.
+
+struct Expectation {
+  bool valid = false;
+  bool null_handle = false;  // 161001 required
+  bool null_data = false;    // a null data pointer is involved: 161001 or 161002
+  bool decided = true;       // false: the contract leaves the answer open
+  std::string reason;
+};
+
+// Exact, by marking each element's index in the storage (the caller checked that the view fits
+// storage of at most kStorageCap elements; more elements than that must repeat).
+bool AddressesDistinct(const TensorCase& t) {
+  Int128 count = 1;
+  for (int64_t d : t.dims) count *= d;
+  const Int128 storage = t.StorageElements();
+  if (count > storage || storage > kStorageCap) return false;
+  std::vector<uint8_t> seen(static_cast<size_t>(storage), 0);
+  const auto& s = t.eff_strides;
+  for (int64_t i0 = 0; i0 < t.dims[0]; ++i0)
+    for (int64_t i1 = 0; i1 < t.dims[1]; ++i1)
+      for (int64_t i2 = 0; i2 < t.dims[2]; ++i2)
+        for (int64_t i3 = 0; i3 < t.dims[3]; ++i3) {
+          uint8_t& mark = seen[t.offset + i0 * s[0] + i1 * s[1] + i2 * s[2] + i3 * s[3]];
+          if (mark) return false;
+          mark = 1;
+        }
+  return true;
+}
+
+Expectation Expect(const Case& k) {
+  Expectation e;
+  // A null data pointer with a non-empty view: the contract does not rank it among the other
+  // checks, so a call that has it and another problem may fail with either status.
+  const bool any_null_data =
+      !k.grad.Empty() && !k.out.Empty() && (k.grad.null_data || k.out.null_data);
+  auto invalid = [&](const std::string& why) {
+    e.reason = why;
+    e.null_data = any_null_data;
+    return e;
+  };
+  const bool grad_null = k.grad.null_handle || k.grad.CreateFails();
+  const bool out_null = k.out.null_handle || k.out.CreateFails();
+  if (grad_null || out_null || k.null_output_size || k.null_input_size || k.null_ws_size ||
+      k.null_executor) {
+    e.null_handle = true;
+    return invalid("a null handle");
+  }
+  const Elem eg = k.grad.elem(), eo = k.out.elem();
+  if (eg == Elem::kOther || eo == Elem::kOther || k.grad.dtype != k.out.dtype)
+    return invalid("dtype");
+  auto format_ok = [&](aclFormat f) {
+    return f == ACL_FORMAT_NCHW || (k.op == Op::kBilinear && f == ACL_FORMAT_NHWC) ||
+           (k.op == Op::kBicubicAA && f == ACL_FORMAT_ND);
+  };
+  if (!format_ok(k.grad.format) || !format_ok(k.out.format) || k.grad.format != k.out.format) {
+    return invalid("format");
+  }
+  if (k.grad.dims.size() != 4 || k.out.dims.size() != 4 || k.output_size.size() != 2 ||
+      k.input_size.size() != 4) {
+    return invalid("rank");
+  }
+  const bool nhwc = k.grad.format == ACL_FORMAT_NHWC;
+  const int ax_c = nhwc ? 3 : 1, ax_h = nhwc ? 1 : 2, ax_w = nhwc ? 2 : 3;
+  const auto& is = k.input_size;
+  const auto& os = k.output_size;
+  for (int64_t v : os) {
+    if (v < 1 || v > kMaxDim) return invalid("outputSize value");
+  }
+  if (is[ax_h] < 1 || is[ax_w] < 1 || is[0] < 0 || is[ax_c] < 0) return invalid("inputSize value");
+  for (int64_t v : is) {
+    if (v > kMaxDim) return invalid("inputSize > 2^20");
+  }
+  for (const TensorCase* t : {&k.grad, &k.out}) {
+    for (int64_t d : t->dims) {
+      if (d < 0 || d > kMaxDim) return invalid("tensor dimension");
+    }
+  }
+  const int64_t n = is[0], c = is[ax_c], h_in = is[ax_h], w_in = is[ax_w];
+  const int64_t h_out = os[0], w_out = os[1];
+  const std::vector<int64_t> grad_expected =
+      nhwc ? std::vector<int64_t>{n, h_out, w_out, c} : std::vector<int64_t>{n, c, h_out, w_out};
+  if (k.grad.dims != grad_expected || k.out.dims != is) return invalid("shape");
+  if (Int128{n} * c * h_out >= (Int128{1} << 31)) return invalid("N*C*H_out");
+  const Int128 footprint = (Int128{h_out} * w_out + Int128{h_in} * w_in + Int128{h_out} * w_in) *
+                           n * c * static_cast<int64_t>(ElemBytes(eg));
+  if (footprint >= (Int128{60} << 30)) return invalid("60 GiB");
+  for (const TensorCase* t : {&k.grad, &k.out}) {
+    if (!t->strides_defined) {
+      e.decided = false;  // aclCreateTensor's contiguous strides overflow: anything goes
+      return invalid("strides overflow");
+    }
+    for (int64_t s : t->eff_strides) {
+      if (s < 0) return invalid("negative stride");
+    }
+    if (t->offset < 0) return invalid("negative offset");
+    const Int128 storage = t->StorageElements();
+    if (storage < 0) return invalid("negative storage dimension");
+    if (!t->Empty()) {
+      Int128 last = t->offset;
+      for (size_t d = 0; d < 4; ++d) last += Int128{t->dims[d] - 1} * t->eff_strides[d];
+      if (last >= storage) return invalid("view outside storage");
+    }
+  }
+  if (!k.out.Empty() && !AddressesDistinct(k.out)) return invalid("out elements share an address");
+  // Overlap is a property of addresses, which a null data pointer does not have.
+  const bool null_data = !k.out.Empty() && !k.grad.Empty() && (k.grad.null_data || k.out.null_data);
+  if (!null_data && !k.out.Empty() && !k.grad.Empty() && k.shared_buffer) {
+    const Int128 elem = static_cast<int64_t>(ElemBytes(eg));
+    auto span = [&](const TensorCase& t, Int128* begin, Int128* end) {
+      Int128 last = 0;
+      for (size_t d = 0; d < 4; ++d) last += Int128{t.dims[d] - 1} * t.eff_strides[d];
+      *begin = Int128{t.offset} * elem;
+      *end = *begin + (last + 1) * elem;
+    };
+    Int128 gb, ge, ob, oe;
+    span(k.grad, &gb, &ge);
+    span(k.out, &ob, &oe);
+    if (gb < oe && ob < ge) return invalid("spans overlap");
+  }
+  if (k.op == Op::kBicubicAA) {
+    if (n == 0 || c == 0) return invalid("bicubic: empty");
+    if (k.scales_h < 0 || k.scales_w < 0) return invalid("bicubic: negative scales");
+    auto upscale_ratio = [](double scale, int64_t in, int64_t out) {
+      return scale > 0 ? 1.0 / scale : static_cast<double>(in) / static_cast<double>(out);
+    };
+    if (!(upscale_ratio(k.scales_h, h_in, h_out) >= 0.02) ||
+        !(upscale_ratio(k.scales_w, w_in, w_out) >= 0.02)) {
+      return invalid("bicubic: upscaling beyond 50");
+    }
+    // A scale so small that 1/scales, or the filter's centre and support, overflow to Inf
+    // leaves formula 1.2 undefined (Inf - Inf); the contract does not say whether such a call
+    // is rejected, so either answer is accepted (and no numbers are compared).
+    const fuzz_ref::AxisParams axis_h{fuzz_ref::Kind::kBicubicAA, h_in, h_out, k.align, k.scales_h};
+    const fuzz_ref::AxisParams axis_w{fuzz_ref::Kind::kBicubicAA, w_in, w_out, k.align, k.scales_w};
+    const bool infinite_inverse = (k.scales_h > 0 && !std::isfinite(1.0 / k.scales_h)) ||
+                                  (k.scales_w > 0 && !std::isfinite(1.0 / k.scales_w));
+    if (infinite_inverse || !fuzz_ref::IsWellDefined(axis_h) || !fuzz_ref::IsWellDefined(axis_w)) {
+      e.decided = false;
+      return invalid("bicubic: undefined for this scale");
+    }
+  }
+  if (null_data) {
+    e.null_data = true;
+    return invalid("null data pointer");
+  }
+  e.valid = true;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buffers.
+
+// Exactly the declared storage in its own heap block, so that ASan sees any overrun.
+struct Buffer {
+  std::unique_ptr<uint8_t[]> raw;
+  size_t size = 0;
+  void Allocate(size_t n) {
+    size = n;
+    raw.reset(new uint8_t[std::max<size_t>(n, 1)]);
+  }
+  uint8_t* data() const { return raw.get(); }
+};
+
+size_t AllocationElements(const TensorCase& t) {
+  if (t.storage_dims.size() > 8) return 1;
+  const Int128 storage = t.StorageElements();
+  if (storage <= 0) return 1;
+  return static_cast<size_t>(std::min<Int128>(storage, kStorageCap));
+}
+
+// Byte offset of logical element (n, c, h, w) of a validated 4-D view.
+int64_t ElementByte(const TensorCase& t, bool nhwc, int64_t n, int64_t c, int64_t h, int64_t w) {
+  const auto& s = t.eff_strides;
+  const int64_t index = nhwc ? t.offset + n * s[0] + h * s[1] + w * s[2] + c * s[3]
+                             : t.offset + n * s[0] + c * s[1] + h * s[2] + w * s[3];
+  return index * static_cast<int64_t>(ElemBytes(t.elem()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner.
+
+class Runner {
+ public:
+  explicit Runner(const Case& k) : k_(k) {}
+  void Run();
+
+ private:
+  void Prepare();
+  void CreateHandles();
+  void DestroyInputs();
+  aclnnStatus Phase1(uint64_t* ws, aclOpExecutor** executor);
+  aclnnStatus Phase2(Op op, void* ws, uint64_t size, aclOpExecutor* executor);
+  void RequireUnchanged(const char* when);
+  void RequireSuccessfulRun(const char* when);
+  void Verify(const char* when);
+  void VerifyNumbers(const char* when);
+  double EstimatedWork() const;
+  void ExecuteValid(uint64_t ws_size, aclOpExecutor* executor);
+  void SetThreads(int threads) {
+    setenv("ACLNN_UPSAMPLE_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  }
+  std::vector<uint8_t> Snapshot(const Buffer& b) const {
+    return std::vector<uint8_t>(b.data(), b.data() + b.size);
+  }
+
+  Case k_;
+  Buffer grad_buf_, out_buf_;  // out_buf_ unused when shared
+  std::vector<uint8_t> grad_before_, out_before_;
+  aclTensor* grad_t_ = nullptr;
+  aclTensor* out_t_ = nullptr;
+  aclIntArray* output_size_ = nullptr;
+  aclIntArray* input_size_ = nullptr;
+  aclrtStream stream_ = nullptr;
+  bool nhwc_ = false;
+  size_t executors_before_ = 0;
+
+  Buffer& OutBuffer() { return k_.shared_buffer ? grad_buf_ : out_buf_; }
+  std::vector<uint8_t>& OutBefore() { return k_.shared_buffer ? grad_before_ : out_before_; }
+};
+
+aclrtStream g_stream = nullptr;
+
+void PrimeErrorMessage() {
+  // A failing runtime call leaves a message that names no operator: a later operator failure
+  // must replace it, a success must leave it.
+  (void)aclrtSetDevice(7);
+}
+
+void Runner::Prepare() {
+  nhwc_ = k_.grad.format == ACL_FORMAT_NHWC;
+  const size_t grad_elems = AllocationElements(k_.grad), out_elems = AllocationElements(k_.out);
+  const size_t ge = ElemBytes(k_.grad.elem()), oe = ElemBytes(k_.out.elem());
+  Rng rng(k_.value_seed);
+  if (k_.shared_buffer) {
+    grad_buf_.Allocate(std::max(grad_elems * ge, out_elems * oe));
+  } else {
+    grad_buf_.Allocate(grad_elems * ge);
+    out_buf_.Allocate(out_elems * oe);
+  }
+  // A block of values repeated over the storage: cheap for large buffers, still varied.
+  constexpr size_t kBlock = 4093;  // prime: rows and planes do not line up with the repeats
+  const size_t block_elems = std::min(kBlock, grad_buf_.size / ge + 1);
+  std::vector<uint8_t> block(block_elems * ge);
+  for (size_t i = 0; i < block_elems; ++i) {
+    Encode(k_.grad.elem(), MakeValue(k_.grad.elem(), k_.value_mode, rng), block.data() + i * ge);
+  }
+  for (size_t i = 0; i < grad_buf_.size; i += block.size()) {
+    std::memcpy(grad_buf_.data() + i, block.data(), std::min(block.size(), grad_buf_.size - i));
+  }
+  if (k_.shared_buffer) {
+    // The sentinel goes into out's view where that is enumerable; the rest holds values.
+    const Expectation e = Expect(k_);
+    if (e.valid && !k_.out.Empty()) {
+      for (int64_t n = 0; n < k_.n; ++n)
+        for (int64_t c = 0; c < k_.c; ++c)
+          for (int64_t h = 0; h < k_.h_in; ++h)
+            for (int64_t w = 0; w < k_.w_in; ++w)
+              WriteSentinel(k_.out.elem(),
+                            grad_buf_.data() + ElementByte(k_.out, nhwc_, n, c, h, w));
+    }
+  } else {
+    uint8_t sentinel[8];
+    WriteSentinel(k_.out.elem(), sentinel);
+    for (size_t i = 0; i + oe <= out_buf_.size; i += oe)
+      std::memcpy(out_buf_.data() + i, sentinel, oe);
+  }
+  grad_before_ = Snapshot(grad_buf_);
+  if (!k_.shared_buffer) out_before_ = Snapshot(out_buf_);
+  k_.grad.data = grad_buf_.data();
+  k_.out.data = OutBuffer().data();
+}
+
+void Runner::CreateHandles() {
+  auto create = [](const TensorCase& t) -> aclTensor* {
+    aclTensor* handle = aclCreateTensor(t.dims.data(), t.dims.size(), t.dtype,
+                                        t.null_strides ? nullptr : t.strides.data(), t.offset,
+                                        t.format, t.storage_dims.data(), t.storage_dims.size(),
+                                        t.null_data ? nullptr : t.data);
+    FUZZ_CHECK((handle == nullptr) == t.CreateFails(),
+               std::string("aclCreateTensor result for ") + t.name);
+    return handle;
+  };
+  grad_t_ = create(k_.grad);
+  out_t_ = create(k_.out);
+  output_size_ = aclCreateIntArray(k_.output_size.data(), k_.output_size.size());
+  input_size_ = aclCreateIntArray(k_.input_size.data(), k_.input_size.size());
+  FUZZ_CHECK(output_size_ != nullptr && input_size_ != nullptr, "aclCreateIntArray failed");
+}
+
+void Runner::DestroyInputs() {
+  // The executor keeps what it needs (section 2): destroying these before phase 2 is allowed.
+  if (grad_t_ != nullptr) FUZZ_CHECK(aclDestroyTensor(grad_t_) == ACLNN_SUCCESS, "destroy grad");
+  if (out_t_ != nullptr) FUZZ_CHECK(aclDestroyTensor(out_t_) == ACLNN_SUCCESS, "destroy out");
+  FUZZ_CHECK(aclDestroyIntArray(output_size_) == ACLNN_SUCCESS, "destroy outputSize");
+  FUZZ_CHECK(aclDestroyIntArray(input_size_) == ACLNN_SUCCESS, "destroy inputSize");
+  grad_t_ = out_t_ = nullptr;
+  output_size_ = input_size_ = nullptr;
+}
+
+bool AllowedStatus(aclnnStatus s) {
+  return s == ACLNN_SUCCESS || s == kNullptr || s == kInvalid || s == ACLNN_ERR_INNER;
+}
+
+aclnnStatus Runner::Phase1(uint64_t* ws, aclOpExecutor** executor) {
+  PrimeErrorMessage();
+  const std::string primed = aclGetRecentErrMsg();
+  const aclnnStatus status = CallPhase1(
+      k_.op, k_.grad.null_handle ? nullptr : grad_t_, k_.null_output_size ? nullptr : output_size_,
+      k_.null_input_size ? nullptr : input_size_, k_.align, k_.scales_h, k_.scales_w,
+      k_.out.null_handle ? nullptr : out_t_, k_.null_ws_size ? nullptr : ws,
+      k_.null_executor ? nullptr : executor);
+  FUZZ_CHECK(AllowedStatus(status), "phase 1 status " + std::to_string(status));
+  if (status != ACLNN_SUCCESS) {
+    const std::string message = aclGetRecentErrMsg();
+    FUZZ_CHECK(message.find(OpName(k_.op)) != std::string::npos,
+               "phase 1 failed without a message naming the operator: '" + message + "'");
+  } else {
+    FUZZ_CHECK(primed == aclGetRecentErrMsg(), "a successful phase 1 changed the error message");
+  }
+  return status;
+}
+
+aclnnStatus Runner::Phase2(Op op, void* ws, uint64_t size, aclOpExecutor* executor) {
+  PrimeErrorMessage();
+  const std::string primed = aclGetRecentErrMsg();
+  const aclnnStatus status = CallPhase2(op, ws, size, executor, stream_);
+  FUZZ_CHECK(AllowedStatus(status), "phase 2 status " + std::to_string(status));
+  if (status != ACLNN_SUCCESS) {
+    const std::string message = aclGetRecentErrMsg();
+    FUZZ_CHECK(message.find(OpName(op)) != std::string::npos,
+               "phase 2 failed without a message naming the operator: '" + message + "'");
+  } else {
+    FUZZ_CHECK(primed == aclGetRecentErrMsg(), "a successful phase 2 changed the error message");
+  }
+  return status;
+}
+
+void Runner::RequireUnchanged(const char* when) {
+  FUZZ_CHECK(std::memcmp(grad_buf_.data(), grad_before_.data(), grad_buf_.size) == 0,
+             std::string("storage written ") + when);
+  if (!k_.shared_buffer) {
+    FUZZ_CHECK(std::memcmp(out_buf_.data(), out_before_.data(), out_buf_.size) == 0,
+               std::string("out storage written ") + when);
+  }
+}
+
+// After a successful phase 2: nothing outside out's view changed, and the numbers are right.
+void Runner::Verify(const char* when) {
+  if (!k_.shared_buffer) {
+    FUZZ_CHECK(std::memcmp(grad_buf_.data(), grad_before_.data(), grad_buf_.size) == 0,
+               std::string("gradOut storage written ") + when);
+  }
+  const Buffer& out = OutBuffer();
+  const std::vector<uint8_t>& before = OutBefore();
+  const size_t elem = ElemBytes(k_.out.elem());
+  std::vector<bool> in_view(out.size / elem, false);
+  if (!k_.out.Empty()) {
+    for (int64_t n = 0; n < k_.n; ++n)
+      for (int64_t c = 0; c < k_.c; ++c)
+        for (int64_t h = 0; h < k_.h_in; ++h)
+          for (int64_t w = 0; w < k_.w_in; ++w)
+            in_view[ElementByte(k_.out, nhwc_, n, c, h, w) / elem] = true;
+  }
+  for (size_t i = 0; i < in_view.size(); ++i) {
+    if (in_view[i]) continue;
+    FUZZ_CHECK(std::memcmp(out.data() + i * elem, before.data() + i * elem, elem) == 0,
+               std::string("storage element ") + std::to_string(i) +
+                   " outside out's view written " + when);
+  }
+  VerifyNumbers(when);
+}
+
+void Runner::VerifyNumbers(const char* when) {
+  if (k_.out.Empty()) return;
+  const fuzz_ref::Kind kind =
+      k_.op == Op::kBilinear ? fuzz_ref::Kind::kBilinear : fuzz_ref::Kind::kBicubicAA;
+  const fuzz_ref::AxisParams axis_h{kind, k_.h_in, k_.h_out, k_.align, k_.scales_h};
+  const fuzz_ref::AxisParams axis_w{kind, k_.w_in, k_.w_out, k_.align, k_.scales_w};
+  if (!fuzz_ref::IsWellDefined(axis_h) || !fuzz_ref::IsWellDefined(axis_w)) return;
+  const Elem e = k_.out.elem();
+  const int64_t planes = k_.n * k_.c;
+  const uint8_t* grad = grad_buf_.data();
+  const uint8_t* out = OutBuffer().data();
+  auto grad_at = [&](int64_t n, int64_t c, int64_t o, int64_t p) {
+    return Decode(e, grad + ElementByte(k_.grad, nhwc_, n, c, o, p));
+  };
+  auto out_at = [&](int64_t n, int64_t c, int64_t h, int64_t w) {
+    return Decode(e, out + ElementByte(k_.out, nhwc_, n, c, h, w));
+  };
+  const double dense_work =
+      static_cast<double>(planes) * (static_cast<double>(k_.h_out) * k_.w_out * k_.w_in +
+                                     static_cast<double>(k_.h_in) * k_.h_out * k_.w_in);
+  const bool small = planes * k_.h_out * k_.w_out <= kReferenceElements &&
+                     planes * k_.h_in * k_.w_in <= kReferenceElements &&
+                     dense_work <= kReferenceBudget;
+  if (small) {
+    const std::vector<double> a_h = fuzz_ref::DenseMatrix(axis_h);
+    const std::vector<double> a_w = fuzz_ref::DenseMatrix(axis_w);
+    const std::vector<double> support_h = fuzz_ref::DenseSupport(axis_h);
+    const std::vector<double> support_w = fuzz_ref::DenseSupport(axis_w);
+    double max_a = 1.0;
+    for (double v : a_h) max_a = std::max(max_a, std::fabs(v));
+    for (double v : a_w) max_a = std::max(max_a, std::fabs(v));
+    std::vector<double> g(k_.h_out * k_.w_out);
+    for (int64_t n = 0; n < k_.n; ++n) {
+      for (int64_t c = 0; c < k_.c; ++c) {
+        bool finite = true;
+        double max_g = 1.0;
+        for (int64_t o = 0; o < k_.h_out; ++o) {
+          for (int64_t p = 0; p < k_.w_out; ++p) {
+            const double v = grad_at(n, c, o, p);
+            g[o * k_.w_out + p] = v;
+            finite = finite && std::isfinite(v);
+            if (std::isfinite(v)) max_g = std::max(max_g, std::fabs(v));
+          }
+        }
+        const std::string where =
+            std::string(when) + ", plane n=" + std::to_string(n) + " c=" + std::to_string(c);
+        if (!finite) {
+          // NaN/Inf reach every element they contribute to through a non-zero weight.
+          for (int64_t o = 0; o < k_.h_out; ++o)
+            for (int64_t p = 0; p < k_.w_out; ++p) {
+              if (std::isfinite(g[o * k_.w_out + p])) continue;
+              for (int64_t h = 0; h < k_.h_in; ++h) {
+                if (a_h[o * k_.h_in + h] == 0.0) continue;
+                for (int64_t w = 0; w < k_.w_in; ++w) {
+                  if (a_w[p * k_.w_in + w] == 0.0) continue;
+                  FUZZ_CHECK(!std::isfinite(out_at(n, c, h, w)),
+                             "non-finite gradOut(" + std::to_string(o) + "," + std::to_string(p) +
+                                 ") lost in out(" + std::to_string(h) + "," + std::to_string(w) +
+                                 ") " + where);
+                }
+              }
+            }
+          continue;
+        }
+        const fuzz_ref::PlaneResult ref = fuzz_ref::BackwardPlane(
+            a_h, a_w, support_h, support_w, k_.h_out, k_.w_out, k_.h_in, k_.w_in, g);
+        double max_m = 0.0;
+        for (double m : ref.magnitude) max_m = std::max(max_m, m);
+        // Past this, float32 accumulation may overflow where float64 does not (in either pass
+        // order: the contract leaves the order to the implementation).
+        if (ref.max_intermediate >= 1e38 || max_m >= 1e38) continue;
+        for (int64_t h = 0; h < k_.h_in; ++h) {
+          for (int64_t w = 0; w < k_.w_in; ++w) {
+            const size_t i = h * k_.w_in + w;
+            const double r = ref.value[i], m = ref.magnitude[i];
+            const double lib = out_at(n, c, h, w);
+            // Contract 4: 1e-5 * m, plus one ulp of r for 16-bit outputs. Two allowances the
+            // contract's exact-arithmetic wording leaves implicit: below float32's normal range
+            // rounding errors are absolute (up to 2^-150 per operation, scaled by the
+            // operands), and weights that are mathematically 0 evaluate to +-1e-16 noise in
+            // float64 (here and in the library alike), so m misses them.
+            const double tol = 1e-5 * m + Ulp(e, r) +
+                               ref.terms[i] * 0x1.0p-149 * max_g * max_a * max_a +
+                               1e-12 * ref.support_magnitude[i];
+            const std::string detail = "out(" + std::to_string(h) + "," + std::to_string(w) +
+                                       ") = " + Num(lib) + ", reference " + Num(r) + ", m " +
+                                       Num(m) + ", tolerance " + Num(tol) + ", " + where;
+            if (std::isinf(lib)) {
+              // Only rounding past the dtype's largest finite value may give Inf.
+              FUZZ_CHECK(std::fabs(r) + tol >= MaxFinite(e) && (lib > 0) == (r > 0), detail);
+            } else {
+              FUZZ_CHECK(std::fabs(lib - r) <= tol, detail);
+            }
+          }
+        }
+      }
+    }
+    return;
+  }
+  // No reference: with finite inputs small enough that nothing can overflow, no element may be
+  // NaN (the sentinel included: every element must have been written) or Inf.
+  if (static_cast<double>(planes) * k_.h_out * k_.w_out > 4.0 * kStorageCap) return;
+  double max_g = 0.0;
+  for (int64_t n = 0; n < k_.n; ++n)
+    for (int64_t c = 0; c < k_.c; ++c)
+      for (int64_t o = 0; o < k_.h_out; ++o)
+        for (int64_t p = 0; p < k_.w_out; ++p) {
+          const double v = grad_at(n, c, o, p);
+          if (!std::isfinite(v)) return;
+          max_g = std::max(max_g, std::fabs(v));
+        }
+  const std::vector<double> col_h = fuzz_ref::ColumnAbsSums(axis_h);
+  const std::vector<double> col_w = fuzz_ref::ColumnAbsSums(axis_w);
+  const double amp_h = *std::max_element(col_h.begin(), col_h.end());
+  const double amp_w = *std::max_element(col_w.begin(), col_w.end());
+  const double bound = max_g * amp_w * amp_h * 1.01;
+  if (max_g * std::max(amp_w, amp_h) * 1.01 >= 1e38 || bound >= 1e38) return;
+  for (int64_t n = 0; n < k_.n; ++n)
+    for (int64_t c = 0; c < k_.c; ++c)
+      for (int64_t h = 0; h < k_.h_in; ++h)
+        for (int64_t w = 0; w < k_.w_in; ++w) {
+          const double v = out_at(n, c, h, w);
+          FUZZ_CHECK(!std::isnan(v), "NaN from finite inputs at out(" + std::to_string(n) + "," +
+                                         std::to_string(c) + "," + std::to_string(h) + "," +
+                                         std::to_string(w) + ") " + when);
+          // Rounding to the output dtype may step one ulp past the bound.
+          const double limit = bound + Ulp(e, bound) + 0x1.0p-140;
+          if (bound < MaxFinite(e) * 0.99) {
+            FUZZ_CHECK(std::fabs(v) <= limit, "out(" + std::to_string(h) + "," + std::to_string(w) +
+                                                  ") = " + Num(v) + " beyond the bound " +
+                                                  Num(bound) + " " + when);
+          }
+        }
+}
+
+double Runner::EstimatedWork() const {
+  const fuzz_ref::Kind kind =
+      k_.op == Op::kBilinear ? fuzz_ref::Kind::kBilinear : fuzz_ref::Kind::kBicubicAA;
+  const double taps_h =
+      static_cast<double>(fuzz_ref::CountEntries({kind, k_.h_in, k_.h_out, k_.align, k_.scales_h}));
+  const double taps_w =
+      static_cast<double>(fuzz_ref::CountEntries({kind, k_.w_in, k_.w_out, k_.align, k_.scales_w}));
+  const double planes = static_cast<double>(k_.n) * static_cast<double>(k_.c);
+  // W pass over every gradOut row (twice: row bands may share rows), then the H pass.
+  const double work =
+      planes * (2.0 * k_.h_out * (k_.w_out + k_.w_in + taps_w) + k_.w_in * (taps_h + k_.h_in));
+  return work + static_cast<double>(k_.h_in + k_.h_out + k_.w_in + k_.w_out);
+}
+
+void Runner::RequireSuccessfulRun(const char* when) { Verify(when); }
+
+// Phase 2, with the misuse the input asks for; the executor is valid and phase 1 succeeded.
+void Runner::ExecuteValid(uint64_t ws_size, aclOpExecutor* executor) {
+  auto workspace = [](uint64_t bytes) {
+    return std::unique_ptr<uint8_t[]>(bytes > 0 ? new uint8_t[bytes] : nullptr);
+  };
+  const Op other = k_.op == Op::kBilinear ? Op::kBicubicAA : Op::kBilinear;
+  uint8_t mode = k_.phase2_mode;
+  if (EstimatedWork() > kWorkBudget) mode = 8;  // too slow to run: exercise destroy instead
+  if ((mode == 1 || mode == 2) && ws_size == 0) mode = 0;
+  auto run_ok = [&](aclOpExecutor* handle, const char* when) {
+    std::unique_ptr<uint8_t[]> ws = workspace(ws_size);
+    FUZZ_CHECK(Phase2(k_.op, ws.get(), ws_size, handle) == ACLNN_SUCCESS,
+               std::string("phase 2 failed ") + when);
+    RequireSuccessfulRun(when);
+  };
+  auto consumed = [&](aclOpExecutor* handle, const char* when) {
+    std::unique_ptr<uint8_t[]> ws = workspace(ws_size);
+    FUZZ_CHECK(Phase2(k_.op, ws.get(), ws_size, handle) == kInvalid,
+               std::string("a consumed executor was accepted ") + when);
+  };
+  switch (mode) {
+    case 1: {  // workspace one byte short
+      std::unique_ptr<uint8_t[]> ws = workspace(ws_size - 1);
+      FUZZ_CHECK(Phase2(k_.op, ws.get(), ws_size - 1, executor) == kInvalid, "short workspace");
+      RequireUnchanged("by a phase 2 with a short workspace");
+      consumed(executor, "after a failed phase 2");
+      RequireUnchanged("by a phase 2 with a consumed executor");
+      break;
+    }
+    case 2:  // null workspace with a size
+      FUZZ_CHECK(Phase2(k_.op, nullptr, ws_size, executor) == kInvalid, "null workspace");
+      RequireUnchanged("by a phase 2 with a null workspace");
+      consumed(executor, "after a failed phase 2");
+      break;
+    case 3:  // null executor, then the real one
+      FUZZ_CHECK(Phase2(k_.op, nullptr, 0, nullptr) == kNullptr, "null executor");
+      RequireUnchanged("by a phase 2 with a null executor");
+      run_ok(executor, "after a null-executor call");
+      break;
+    case 4: {  // handles that were never made: rejected, never dereferenced
+      static uint64_t stack_like = 0;
+      aclOpExecutor* fakes[] = {
+          reinterpret_cast<aclOpExecutor*>(&stack_like),
+          reinterpret_cast<aclOpExecutor*>(uintptr_t{1}),
+          reinterpret_cast<aclOpExecutor*>(~uintptr_t{0}),
+          reinterpret_cast<aclOpExecutor*>(reinterpret_cast<uintptr_t>(executor) + 1)};
+      for (aclOpExecutor* fake : fakes) {
+        FUZZ_CHECK(Phase2(k_.op, nullptr, 0, fake) == kInvalid, "unknown executor accepted");
+        FUZZ_CHECK(aclDestroyAclOpExecutor(fake) == kInvalid, "unknown executor destroyed");
+        FUZZ_CHECK(aclSetAclOpExecutorRepeatable(fake) == kInvalid,
+                   "unknown executor made repeatable");
+      }
+      RequireUnchanged("by calls with unknown executors");
+      run_ok(executor, "after unknown-executor calls");
+      break;
+    }
+    case 5: {  // the other operator's phase 2
+      std::unique_ptr<uint8_t[]> ws = workspace(ws_size);
+      FUZZ_CHECK(Phase2(other, ws.get(), ws_size, executor) == kInvalid,
+                 "another operator's executor accepted");
+      RequireUnchanged("by the other operator's phase 2");
+      (void)aclDestroyAclOpExecutor(executor);  // consumed or not: the contract leaves it open
+      break;
+    }
+    case 6: {  // repeatable: bitwise equal runs until destroyed
+      FUZZ_CHECK(aclSetAclOpExecutorRepeatable(executor) == ACLNN_SUCCESS, "set repeatable");
+      run_ok(executor, "in repeatable run 1");
+      const std::vector<uint8_t> first = Snapshot(OutBuffer());
+      std::memcpy(OutBuffer().data(), OutBefore().data(), OutBuffer().size);  // sentinel again
+      run_ok(executor, "in repeatable run 2");
+      FUZZ_CHECK(Snapshot(OutBuffer()) == first, "repeatable run 2 differs from run 1");
+      run_ok(executor, "in repeatable run 3 (over the old result)");
+      FUZZ_CHECK(Snapshot(OutBuffer()) == first, "repeatable run 3 differs from run 1");
+      FUZZ_CHECK(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "destroy repeatable");
+      const std::vector<uint8_t> kept = Snapshot(OutBuffer());
+      consumed(executor, "after destroying a repeatable executor");
+      FUZZ_CHECK(Snapshot(OutBuffer()) == kept, "a destroyed executor wrote");
+      FUZZ_CHECK(aclDestroyAclOpExecutor(executor) == kInvalid, "double destroy accepted");
+      break;
+    }
+    case 7: {  // single use, run twice
+      run_ok(executor, "in single-use run 1");
+      const std::vector<uint8_t> kept = Snapshot(OutBuffer());
+      consumed(executor, "second run of a single-use executor");
+      FUZZ_CHECK(Snapshot(OutBuffer()) == kept, "a consumed executor wrote");
+      FUZZ_CHECK(aclDestroyAclOpExecutor(executor) == kInvalid, "destroying a consumed executor");
+      break;
+    }
+    case 8:  // destroyed before phase 2
+      FUZZ_CHECK(aclDestroyAclOpExecutor(executor) == ACLNN_SUCCESS, "destroy before phase 2");
+      consumed(executor, "after aclDestroyAclOpExecutor");
+      RequireUnchanged("by a destroyed executor");
+      break;
+    case 9: {  // a workspace larger than asked for
+      std::unique_ptr<uint8_t[]> ws(new uint8_t[ws_size + 64]);
+      FUZZ_CHECK(Phase2(k_.op, ws.get(), ws_size + 64, executor) == ACLNN_SUCCESS,
+                 "oversized workspace");
+      RequireSuccessfulRun("with an oversized workspace");
+      break;
+    }
+    case 10: {  // the same call planned for another thread count: bitwise equal
+      run_ok(executor, "before the thread-count rerun");
+      const std::vector<uint8_t> first = Snapshot(OutBuffer());
+      std::memcpy(OutBuffer().data(), OutBefore().data(), OutBuffer().size);
+      if (grad_t_ == nullptr) CreateHandles();
+      SetThreads(k_.threads == 1 ? 3 : 1);
+      uint64_t size2 = 0;
+      aclOpExecutor* second = nullptr;
+      FUZZ_CHECK(Phase1(&size2, &second) == ACLNN_SUCCESS, "phase 1 rerun failed");
+      std::unique_ptr<uint8_t[]> ws = workspace(size2);
+      FUZZ_CHECK(Phase2(k_.op, ws.get(), size2, second) == ACLNN_SUCCESS, "phase 2 rerun failed");
+      FUZZ_CHECK(Snapshot(OutBuffer()) == first, "results differ between thread counts " +
+                                                     std::to_string(k_.threads) + " and " +
+                                                     std::to_string(k_.threads == 1 ? 3 : 1));
+      break;
+    }
+    default:
+      run_ok(executor, "in a plain run");
+      break;
+  }
+}
+
+void Runner::Run() {
+  g_case = k_.Describe();
+  // For reading a sanitizer report: which case the crashing input is.
+  static const bool verbose = std::getenv("ACLNN_FUZZ_VERBOSE") != nullptr;
+  if (verbose) std::fprintf(stderr, "case: %s\n", g_case.c_str());
+  stream_ = k_.use_stream ? g_stream : nullptr;
+  Prepare();
+  CreateHandles();
+  SetThreads(k_.threads);
+  const Expectation expected = Expect(k_);
+  executors_before_ = aclnn_upsample::LiveExecutorCount();
+
+  uint64_t ws_size = ~uint64_t{0};
+  aclOpExecutor* executor = nullptr;
+  const aclnnStatus status = Phase1(&ws_size, &executor);
+  if (verbose) std::fprintf(stderr, "phase 1: %d %s\n", status, aclGetRecentErrMsg());
+  if (expected.decided) {
+    if (expected.valid) {
+      FUZZ_CHECK(status == ACLNN_SUCCESS || status == ACLNN_ERR_INNER,
+                 "a valid call was rejected with " + std::to_string(status));
+    } else if (expected.null_handle) {
+      FUZZ_CHECK(status == kNullptr, "null handle: expected 161001, got " + std::to_string(status) +
+                                         " (" + expected.reason + ")");
+    } else if (expected.null_data) {
+      FUZZ_CHECK(status == kNullptr || status == kInvalid,
+                 "null data: expected a rejection, got " + std::to_string(status));
+    } else {
+      FUZZ_CHECK(status == kInvalid,
+                 "expected 161002 (" + expected.reason + "), got " + std::to_string(status));
+    }
+  }
+  if (status != ACLNN_SUCCESS) {
+    RequireUnchanged("by a failed phase 1");
+    FUZZ_CHECK(aclnn_upsample::LiveExecutorCount() == executors_before_,
+               "a failed phase 1 left an executor");
+  } else {
+    FUZZ_CHECK(executor != nullptr, "phase 1 succeeded without an executor");
+    FUZZ_CHECK(aclnn_upsample::LiveExecutorCount() == executors_before_ + 1,
+               "phase 1 did not register exactly one executor");
+    RequireUnchanged("by phase 1");
+    if (k_.destroy_inputs_early && k_.phase2_mode != 10) DestroyInputs();
+    ExecuteValid(ws_size, executor);
+    FUZZ_CHECK(aclnn_upsample::LiveExecutorCount() == executors_before_,
+               "an executor outlived its use (mode " + std::to_string(k_.phase2_mode) + ")");
+  }
+  if (grad_t_ != nullptr || output_size_ != nullptr) DestroyInputs();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtCreateStream(&g_stream);
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Runner runner(ReadCase(data, size));
+  runner.Run();
+  return 0;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz/fuzz_api.cc into fuzz/corpus/.
+
+Each seed is the byte sequence ReadCase() reads, field by field; the seeds cover both
+operators, the three dtypes, every format and layout, the empty problem, typical rejections and
+each phase-2 mode, so that fuzzing starts from calls that reach the kernels.
+
+    python3 fuzz/make_corpus.py
+"""
+import os
+import struct
+
+BILINEAR, BICUBIC = 0, 1
+F32, F16, BF16, INT32 = 0, 20, 38, 58  # PickDType selectors (58 % 17 == 7: ACL_INT64)
+NCHW, ALT = 0, 1  # ALT: NHWC for bilinear, ND for bicubic
+NHWC = ALT
+
+
+def dim(d):
+    """PickDim kind 3 gives 1 + v % 300, kind 4 gives 0, kind 5 gives 2^20."""
+    if d == 0:
+        return (4, 0)
+    if d == 1 << 20:
+        return (5, 0)
+    assert 1 <= d <= 300
+    return (3, d - 1)
+
+
+def tensor(layout=0, offset=0, storage=0, mutation=0, seed=0):
+    return struct.pack("<BBBBI", layout, offset, storage, mutation, seed)
+
+
+def case(op=BILINEAR, align=False, threads=0, shared=False, stream=False, destroy_early=False,
+         dtype=F32, out_dtype=0, fmt=NCHW, out_fmt=0, dims=(1, 1, 4, 4, 2, 2),
+         grad=None, out=None, output_kind=0, input_kind=0, array_seed=0,
+         scale_h=(0, 0), scale_w=(0, 0), nulls=0, phase2=0, values=0, value_seed=1):
+    flags = op | (2 if align else 0) | (4 if destroy_early else 0) | (8 if shared else 0)
+    flags |= (16 if stream else 0) | (threads << 5)
+    data = struct.pack("<BBBBB", flags, dtype, out_dtype, fmt, out_fmt)
+    for d in dims:  # N, C, H_out, W_out, H_in, W_in
+        kind, value = dim(d)
+        data += struct.pack("<BI", kind, value)
+    data += grad or tensor()
+    data += out or tensor()
+    data += struct.pack("<BBI", output_kind, input_kind, array_seed)
+    data += struct.pack("<BQ", *scale_h) + struct.pack("<BQ", *scale_w)
+    data += struct.pack("<BBBQ", nulls, phase2, values, value_seed)
+    return data
+
+
+SEEDS = {
+    # The official call examples (section 1.4).
+    "bilinear_example": case(dims=(1, 1, 6, 6, 3, 3), align=True, values=6,
+                             scale_h=(1, 0), scale_w=(1, 0)),
+    "bicubic_example": case(op=BICUBIC, dims=(1, 1, 4, 2, 8, 4), align=True,
+                            scale_h=(1, 0), scale_w=(1, 0)),
+    # dtypes, formats and layouts, each with one phase-2 mode (1 short workspace, 2 null
+    # workspace, 3 null executor, 4 unknown executors, 5 the other operator's phase 2,
+    # 6 repeatable, 7 single use twice, 8 destroyed first, 9 oversized workspace, 10 another
+    # thread count).
+    "bilinear_fp16_nhwc_up": case(dtype=F16, fmt=NHWC, dims=(2, 3, 8, 6, 4, 3), values=1,
+                                  phase2=1),
+    "bilinear_bf16_down": case(dtype=BF16, dims=(1, 2, 5, 7, 13, 11), values=2, threads=3,
+                               phase2=2),
+    "bicubic_fp16_nd_down": case(op=BICUBIC, dtype=F16, fmt=ALT, dims=(1, 2, 3, 4, 17, 9),
+                                 values=1, phase2=3, destroy_early=True),
+    "bicubic_bf16_up": case(op=BICUBIC, dtype=BF16, dims=(2, 1, 20, 15, 4, 3), values=2,
+                            phase2=4),
+    "bilinear_channels_last_c16": case(dims=(1, 16, 9, 7, 5, 4), grad=tensor(layout=2),
+                                       out=tensor(layout=2), values=1, threads=2, phase2=10),
+    "bicubic_padded_offset": case(op=BICUBIC, dims=(2, 2, 6, 5, 9, 8),
+                                  grad=tensor(layout=4, offset=1, seed=7),
+                                  out=tensor(layout=3, offset=1, storage=1, seed=11), values=1,
+                                  phase2=6, stream=True),
+    "bilinear_broadcast_grad": case(dims=(1, 2, 30, 40, 7, 9), grad=tensor(layout=5), values=0,
+                                    phase2=5),
+    "bilinear_scales_inconsistent": case(dims=(1, 1, 10, 10, 10, 10), scale_h=(2, 10),
+                                         scale_w=(6, 333), values=1, phase2=7),
+    "bicubic_tiny_scale": case(op=BICUBIC, dims=(1, 1, 3, 3, 5, 5), scale_h=(2, 18),
+                               values=0, phase2=8),
+    "shared_disjoint": case(shared=True, dims=(1, 1, 2, 2, 4, 4),
+                            grad=tensor(offset=1, storage=1, seed=40), phase2=9),
+    # Boundaries and rejections.
+    "bilinear_empty_batch": case(dims=(0, 3, 4, 4, 2, 2)),
+    "bilinear_wide_2p20": case(dims=(1, 1, 1, 1 << 20, 1, 2), grad=tensor(layout=5)),
+    "reject_int64_dtype": case(dtype=INT32),
+    "reject_rank3_out": case(out=tensor(mutation=1)),
+    "reject_overlap_shared": case(shared=True, dims=(1, 1, 4, 4, 4, 4)),
+    "reject_negative_stride": case(out=tensor(layout=6, seed=5)),
+    "reject_null_executor_out_param": case(nulls=2),
+    # Values: overflow, subnormals, NaN/Inf.
+    "fp16_overflow": case(dtype=F16, dims=(1, 1, 8, 8, 4, 4), values=6 + 8 * 1),
+    "fp32_subnormal": case(dims=(1, 1, 8, 8, 4, 4), values=4),
+    "fp16_subnormal": case(op=BICUBIC, dtype=F16, dims=(1, 1, 6, 6, 3, 3), values=4),
+    "nan_inf_propagation": case(op=BICUBIC, dims=(1, 2, 9, 9, 5, 5), values=7, value_seed=3),
+}
+
+
+# Reproducers of library bugs the fuzzer found (fuzz/regressions/README.md describes them, both
+# fixed in b020815); build_and_run.sh replays them before fuzzing. Regenerated here so that
+# they stay readable.
+REGRESSIONS = {
+    # scalesW = 5e-324: 1/scales = Inf passes the 50x check, the centre becomes Inf - Inf = NaN
+    # and bicubic_aa_weights.cc converts it to int64 (UBSan: float-cast-overflow).
+    "bug1_bicubic_denormal_scale_nan_to_int64": case(
+        op=BICUBIC, dims=(1, 1, 4, 4, 6, 6), scale_w=(2, 7), values=1),
+    # scalesH = 1e-300: a finite ratio of 1e300, the row bounds +-1.5e300 convert to int64 out
+    # of range; on x86 both become INT64_MIN and the rows lose all their taps.
+    "bug1_bicubic_tiny_scale_out_of_range_int64": case(
+        op=BICUBIC, dims=(1, 1, 4, 4, 6, 6), scale_h=(2, 6), values=1),
+    # An empty view (N = 0) with offset INT64_MAX: no storage check applies to an empty view,
+    # and validation.cc then computes offset * sizeof(dtype) (UBSan: signed overflow).
+    "bug2_empty_view_huge_offset_overflow": case(
+        dims=(0, 3, 4, 4, 2, 2), out=tensor(offset=4)),
+}
+
+
+def write(directory, files):
+    os.makedirs(directory, exist_ok=True)
+    for stale in os.listdir(directory):  # inputs only; README.md stays
+        if not stale.endswith(".md"):
+            os.remove(os.path.join(directory, stale))
+    for name, data in files.items():
+        with open(os.path.join(directory, name), "wb") as f:
+            f.write(data)
+    print(f"wrote {len(files)} files to {directory}")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    write(os.path.join(here, "corpus"), SEEDS)
+    write(os.path.join(here, "regressions"), REGRESSIONS)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+#include "fuzz/reference.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fuzz_ref {
+namespace {
+
+// The contract's cubic kernel W(d), a = -0.5, written term by term as in 1.2.
+double Cubic(double d) {
+  const double a = -0.5;
+  const double x = std::fabs(d);
+  if (x <= 1.0) return (a + 2.0) * x * x * x - (a + 3.0) * x * x + 1.0;
+  if (x < 2.0) return a * x * x * x - 5.0 * a * x * x + 8.0 * a * x - 4.0 * a;
+  return 0.0;
+}
+
+// int(x) of the formula (truncation toward zero), then clamped to [0, limit]. Clamping first
+// keeps the conversion defined for the huge centres that tiny scales produce; the result is
+// the same, since the formula clamps to [0, in] right after.
+int64_t TruncClamped(double x, int64_t limit) {
+  if (!(x < static_cast<double>(limit))) return limit;  // also NaN (callers exclude it)
+  if (x <= 0.0) return 0;
+  return static_cast<int64_t>(x);
+}
+
+struct BicubicRow {
+  int64_t imin = 0;
+  int64_t count = 0;
+};
+
+BicubicRow BicubicSpan(double s, double support, int64_t o, int64_t in) {
+  const double center = s * (static_cast<double>(o) + 0.5);
+  BicubicRow row;
+  row.imin = TruncClamped(center - support + 0.5, in);
+  const int64_t imax = TruncClamped(center + support + 0.5, in);
+  row.count = std::max<int64_t>(imax - row.imin, 0);
+  return row;
+}
+
+}  // namespace
+
+double Ratio(const AxisParams& axis) {
+  const double in = static_cast<double>(axis.in_size);
+  const double out = static_cast<double>(axis.out_size);
+  if (axis.align_corners) return axis.out_size > 1 ? (in - 1.0) / (out - 1.0) : 0.0;
+  if (axis.kind == Kind::kBicubicAA) return axis.scale > 0.0 ? 1.0 / axis.scale : in / out;
+  // 1.3, bilinear: 1/scales only when given, consistent with outputSize and at most 100x.
+  if (axis.scale > 0.0 && out == std::floor(in * axis.scale) && 1.0 / axis.scale >= 0.01) {
+    return 1.0 / axis.scale;
+  }
+  return in / out;
+}
+
+bool IsWellDefined(const AxisParams& axis) {
+  // The bicubic centre s * (o + 0.5) and support 2 * s must stay finite too.
+  const double s = Ratio(axis);
+  return std::isfinite(s) && std::isfinite(2.0 * s * (static_cast<double>(axis.out_size) + 1.0));
+}
+
+void ForEachEntry(const AxisParams& axis,
+                  const std::function<void(int64_t o, int64_t i, double w)>& fn) {
+  const int64_t in = axis.in_size;
+  const double s = Ratio(axis);
+  if (axis.kind == Kind::kBilinear) {
+    for (int64_t o = 0; o < axis.out_size; ++o) {
+      // PyTorch's compute_source_index_and_lambda copies when the sizes match, whatever the
+      // scale (section 1: "PyTorch is the reference for every case"); formula 1.1 is silent.
+      if (in == axis.out_size) {
+        fn(o, o, 1.0);
+        continue;
+      }
+      const double od = static_cast<double>(o);
+      const double src = axis.align_corners ? od * s : std::max(0.0, (od + 0.5) * s - 0.5);
+      const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+      const int64_t i1 = i0 < in - 1 ? i0 + 1 : i0;
+      const double l1 = std::clamp(src - static_cast<double>(i0), 0.0, 1.0);
+      fn(o, i0, 1.0 - l1);
+      fn(o, i1, l1);
+    }
+    return;
+  }
+  const double support = s >= 1.0 ? 2.0 * s : 2.0;
+  const double invscale = s >= 1.0 ? 1.0 / s : 1.0;
+  std::vector<double> w;
+  for (int64_t o = 0; o < axis.out_size; ++o) {
+    const BicubicRow row = BicubicSpan(s, support, o, in);
+    const double center = s * (static_cast<double>(o) + 0.5);
+    w.assign(row.count, 0.0);
+    double total = 0.0;
+    for (int64_t j = 0; j < row.count; ++j) {
+      w[j] = Cubic((static_cast<double>(row.imin + j) - center + 0.5) * invscale);
+      total += w[j];
+    }
+    // PyTorch (_compute_weights_aa) divides only by a non-zero total; the contract's formula
+    // would divide by zero.
+    for (int64_t j = 0; j < row.count; ++j) fn(o, row.imin + j, total != 0.0 ? w[j] / total : w[j]);
+  }
+}
+
+int64_t CountEntries(const AxisParams& axis) {
+  if (axis.kind == Kind::kBilinear)
+    return axis.in_size == axis.out_size ? axis.out_size : 2 * axis.out_size;
+  if (!IsWellDefined(axis)) return 0;
+  const double s = Ratio(axis);
+  const double support = s >= 1.0 ? 2.0 * s : 2.0;
+  int64_t total = 0;
+  for (int64_t o = 0; o < axis.out_size; ++o)
+    total += BicubicSpan(s, support, o, axis.in_size).count;
+  return total;
+}
+
+std::vector<double> DenseMatrix(const AxisParams& axis) {
+  std::vector<double> a(static_cast<size_t>(axis.out_size * axis.in_size), 0.0);
+  ForEachEntry(axis, [&](int64_t o, int64_t i, double w) { a[o * axis.in_size + i] += w; });
+  return a;
+}
+
+std::vector<double> DenseSupport(const AxisParams& axis) {
+  std::vector<double> mask(static_cast<size_t>(axis.out_size * axis.in_size), 0.0);
+  ForEachEntry(axis, [&](int64_t o, int64_t i, double) { mask[o * axis.in_size + i] = 1.0; });
+  return mask;
+}
+
+std::vector<double> ColumnAbsSums(const AxisParams& axis) {
+  // Sum each (o, i) entry first: bilinear's repeated index adds two taps of one entry.
+  std::vector<double> sums(static_cast<size_t>(axis.in_size), 0.0);
+  int64_t row = -1, last_i = -1;
+  double pending = 0.0;
+  auto flush = [&] {
+    if (last_i >= 0) sums[last_i] += std::fabs(pending);
+  };
+  ForEachEntry(axis, [&](int64_t o, int64_t i, double w) {
+    if (o == row && i == last_i) {
+      pending += w;
+      return;
+    }
+    flush();
+    row = o;
+    last_i = i;
+    pending = w;
+  });
+  flush();
+  return sums;
+}
+
+PlaneResult BackwardPlane(const std::vector<double>& a_h, const std::vector<double>& a_w,
+                          const std::vector<double>& support_h,
+                          const std::vector<double>& support_w, int64_t h_out, int64_t w_out,
+                          int64_t h_in, int64_t w_in, const std::vector<double>& grad) {
+  // t = G * A_W (h_out x w_in), with |.|, term counts and the support sum alongside.
+  const size_t tile = static_cast<size_t>(h_out * w_in);
+  std::vector<double> t(tile, 0.0), t_abs(tile, 0.0), t_terms(tile, 0.0), t_support(tile, 0.0);
+  for (int64_t o = 0; o < h_out; ++o) {
+    for (int64_t p = 0; p < w_out; ++p) {
+      const double g = grad[o * w_out + p];
+      const double* row = &a_w[p * w_in];
+      const double* mask = &support_w[p * w_in];
+      for (int64_t w = 0; w < w_in; ++w) {
+        if (mask[w] != 0.0) t_support[o * w_in + w] += std::fabs(g);
+        if (row[w] == 0.0) continue;
+        t[o * w_in + w] += row[w] * g;
+        t_abs[o * w_in + w] += std::fabs(row[w] * g);
+        t_terms[o * w_in + w] += 1.0;
+      }
+    }
+  }
+  PlaneResult result;
+  const size_t plane = static_cast<size_t>(h_in * w_in);
+  result.value.assign(plane, 0.0);
+  result.magnitude.assign(plane, 0.0);
+  result.terms.assign(plane, 0.0);
+  result.support_magnitude.assign(plane, 0.0);
+  for (double v : t_abs) result.max_intermediate = std::max(result.max_intermediate, v);
+  for (int64_t h = 0; h < h_in; ++h) {
+    for (int64_t p = 0; p < w_out; ++p) {
+      double u = 0.0;
+      for (int64_t o = 0; o < h_out; ++o) u += std::fabs(a_h[o * h_in + h] * grad[o * w_out + p]);
+      result.max_intermediate = std::max(result.max_intermediate, u);
+    }
+  }
+  // gradIn = A_H^T * t.
+  for (int64_t o = 0; o < h_out; ++o) {
+    const double* row = &a_h[o * h_in];
+    const double* mask = &support_h[o * h_in];
+    for (int64_t h = 0; h < h_in; ++h) {
+      if (mask[h] != 0.0) {
+        for (int64_t w = 0; w < w_in; ++w) {
+          result.support_magnitude[h * w_in + w] += t_support[o * w_in + w];
+        }
+      }
+      if (row[h] == 0.0) continue;
+      for (int64_t w = 0; w < w_in; ++w) {
+        result.value[h * w_in + w] += row[h] * t[o * w_in + w];
+        result.magnitude[h * w_in + w] += std::fabs(row[h]) * t_abs[o * w_in + w];
+        result.terms[h * w_in + w] += t_terms[o * w_in + w] + 1.0;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace fuzz_ref

@@ -1,0 +1,246 @@
+// Concurrency and determinism of both operators, meant to run under ThreadSanitizer
+// (tests/reliability/run_tsan.sh): many application threads share the library's one thread
+// pool, executor registry and error state, and every result must be bitwise equal to the same
+// call made alone; results must also be bitwise equal for every thread count (contract 4).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "reliability/reliability_util.h"
+
+namespace reliability {
+namespace {
+
+constexpr int kThreads = 8;
+constexpr int kRounds = 25;
+
+void SetThreadCount(int threads) {
+  // The library reads this in phase 1; only ever changed while no other thread calls it.
+  ASSERT_EQ(setenv("ACLNN_UPSAMPLE_NUM_THREADS", std::to_string(threads).c_str(), 1), 0);
+}
+
+enum class Layout { kNchw, kNhwc, kNd, kChannelsLastStrides };
+
+struct Case {
+  std::string name;
+  CallArgs args;
+  TensorDesc grad, out;
+  std::vector<uint8_t> grad_data;
+  std::vector<uint8_t> expected;  // the same call made alone on the main thread
+};
+
+// gradOut (N, C, H_out, W_out) -> out (N, C, H_in, W_in) in the given layout, with values that
+// are exact in every dtype (multiples of 1/64 in [-4, 4)).
+Case MakeCase(Op op, aclDataType dtype, Layout layout, int64_t n, int64_t c, int64_t h_out,
+              int64_t w_out, int64_t h_in, int64_t w_in, bool align = false, double scales_h = 0,
+              double scales_w = 0) {
+  Case k;
+  k.args.op = op;
+  k.args.align_corners = align;
+  k.args.scales_h = scales_h;
+  k.args.scales_w = scales_w;
+  k.args.output_size = {h_out, w_out};
+  const aclFormat format = layout == Layout::kNhwc ? ACL_FORMAT_NHWC
+                           : layout == Layout::kNd ? ACL_FORMAT_ND
+                                                   : ACL_FORMAT_NCHW;
+  for (TensorDesc* t : {&k.grad, &k.out}) {
+    t->dtype = dtype;
+    t->format = format;
+  }
+  if (layout == Layout::kNhwc) {
+    k.grad.dims = {n, h_out, w_out, c};
+    k.out.dims = {n, h_in, w_in, c};
+  } else {
+    k.grad.dims = {n, c, h_out, w_out};
+    k.out.dims = {n, c, h_in, w_in};
+  }
+  if (layout == Layout::kChannelsLastStrides) {
+    k.grad.strides = {h_out * w_out * c, 1, w_out * c, c};
+    k.out.strides = {h_in * w_in * c, 1, w_in * c, c};
+  }
+  k.args.input_size = k.out.dims;
+  k.name = std::string(OpName(op)) + " dtype " + std::to_string(dtype) + " layout " +
+           std::to_string(static_cast<int>(layout)) + " " + std::to_string(n) + "x" +
+           std::to_string(c) + " " + std::to_string(h_out) + "x" + std::to_string(w_out) + " -> " +
+           std::to_string(h_in) + "x" + std::to_string(w_in);
+  const size_t elem = ElementSize(dtype);
+  k.grad_data.resize(k.grad.StorageElements() * elem);
+  std::mt19937 rng(static_cast<uint32_t>(h_out * 131 + w_out * 7 + c));
+  for (size_t i = 0; i < k.grad_data.size() / elem; ++i) {
+    Store(dtype, static_cast<double>(static_cast<int>(rng() % 512) - 256) / 64.0,
+          k.grad_data.data() + i * elem);
+  }
+  return k;
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  const Op bl = Op::kBilinear, bc = Op::kBicubicAA;
+  cases.push_back(MakeCase(bl, ACL_FLOAT, Layout::kNchw, 2, 3, 64, 48, 32, 24));
+  cases.push_back(MakeCase(bl, ACL_FLOAT16, Layout::kNhwc, 1, 16, 40, 40, 17, 23, true));
+  cases.push_back(MakeCase(bl, ACL_BF16, Layout::kChannelsLastStrides, 1, 16, 30, 20, 60, 40));
+  cases.push_back(MakeCase(bl, ACL_FLOAT, Layout::kNchw, 1, 1, 120, 80, 60, 40, false, 2.0, 2.0));
+  cases.push_back(MakeCase(bl, ACL_FLOAT16, Layout::kNchw, 1, 1, 64, 64, 128, 128));
+  cases.push_back(MakeCase(bc, ACL_FLOAT, Layout::kNchw, 1, 2, 48, 40, 24, 20));
+  cases.push_back(MakeCase(bc, ACL_FLOAT16, Layout::kNd, 2, 1, 16, 16, 64, 64));
+  cases.push_back(MakeCase(bc, ACL_BF16, Layout::kChannelsLastStrides, 1, 16, 20, 20, 10, 10));
+  cases.push_back(MakeCase(bc, ACL_FLOAT, Layout::kNchw, 1, 4, 33, 17, 66, 34, false, 0.5, 0.5));
+  cases.push_back(MakeCase(bc, ACL_BF16, Layout::kNchw, 1, 1, 97, 61, 150, 100, true));
+  return cases;
+}
+
+// Runs a case into a buffer that starts as all-ones bytes (NaN in every dtype), so that an
+// element the call forgets to write shows up as a difference too.
+std::vector<uint8_t> RunCase(const Case& k, aclrtStream stream, bool repeatable_twice,
+                             std::string* error) {
+  std::vector<uint8_t> out(k.out.StorageElements() * ElementSize(k.out.dtype), 0xFF);
+  if (!repeatable_twice) {
+    const aclnnStatus status =
+        RunOnce(k.args, k.grad, k.grad_data.data(), k.out, out.data(), stream, error);
+    if (status != ACLNN_SUCCESS) return {};
+    return out;
+  }
+  // The same executor run twice (repeatable), the second time over a NaN-filled buffer again.
+  aclTensor* grad = k.grad.Create(const_cast<uint8_t*>(k.grad_data.data()));
+  aclTensor* result = k.out.Create(out.data());
+  uint64_t ws_size = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnStatus status = GetWorkspace(k.args, grad, result, &ws_size, &executor);
+  aclDestroyTensor(grad);
+  aclDestroyTensor(result);
+  if (status != ACLNN_SUCCESS || aclSetAclOpExecutorRepeatable(executor) != ACLNN_SUCCESS) {
+    *error = aclGetRecentErrMsg();
+    return {};
+  }
+  std::vector<uint8_t> ws(std::max<uint64_t>(ws_size, 1));
+  std::vector<uint8_t> first;
+  for (int run = 0; run < 2 && status == ACLNN_SUCCESS; ++run) {
+    std::fill(out.begin(), out.end(), 0xFF);
+    status = Execute(k.args.op, ws.data(), ws_size, executor, stream);
+    if (run == 0) first = out;
+  }
+  aclDestroyAclOpExecutor(executor);
+  if (status != ACLNN_SUCCESS) {
+    *error = aclGetRecentErrMsg();
+    return {};
+  }
+  if (first != out) *error = "repeatable executor: second run differs from the first";
+  return out;
+}
+
+TEST(ConcurrencyTest, EightThreadsMatchTheSameCallsMadeAlone) {
+  SetThreadCount(2);  // before the first call: the threads share a pool of one helper
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  std::vector<Case> cases = Cases();
+  for (Case& k : cases) {
+    std::string error;
+    k.expected = RunCase(k, nullptr, false, &error);
+    ASSERT_FALSE(k.expected.empty()) << k.name << ": " << error;
+  }
+
+  std::atomic<int> mismatches{0};
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::string& failure = failures[t];
+      if (aclrtSetDevice(0) != ACL_SUCCESS) failure = "aclrtSetDevice failed";
+      aclrtStream stream = nullptr;
+      if (aclrtCreateStream(&stream) != ACL_SUCCESS) failure = "aclrtCreateStream failed";
+      for (int round = 0; round < kRounds && failure.empty(); ++round) {
+        for (size_t i = 0; i < cases.size() && failure.empty(); ++i) {
+          // Each thread walks the cases from its own starting point, so that different
+          // operators, dtypes and layouts overlap in time.
+          const Case& k = cases[(i + t) % cases.size()];
+          std::string error;
+          const std::vector<uint8_t> got = RunCase(k, stream, (t + round + i) % 3 == 0, &error);
+          if (!error.empty()) {
+            failure = k.name + ": " + error;
+          } else if (got != k.expected) {
+            ++mismatches;
+            failure = k.name + ": result differs from the call made alone";
+          }
+          // The error message is per thread: a failure here, with a value only this thread
+          // uses, must be what this thread reads back while the others keep succeeding.
+          const int64_t bad = -1000 - t;
+          CallArgs wrong = k.args;
+          wrong.output_size[0] = bad;
+          aclTensor* grad = k.grad.Create(const_cast<uint8_t*>(k.grad_data.data()));
+          std::vector<uint8_t> sink(k.out.StorageElements() * ElementSize(k.out.dtype));
+          aclTensor* out = k.out.Create(sink.data());
+          uint64_t ws = 0;
+          aclOpExecutor* executor = nullptr;
+          const aclnnStatus status = GetWorkspace(wrong, grad, out, &ws, &executor);
+          aclDestroyTensor(grad);
+          aclDestroyTensor(out);
+          const std::string message = aclGetRecentErrMsg();
+          if (status != ACLNN_ERR_PARAM_INVALID ||
+              message.find(std::to_string(bad)) == std::string::npos) {
+            failure = "thread " + std::to_string(t) + " read another thread's error: " + message;
+          }
+        }
+      }
+      if (stream != nullptr && aclrtDestroyStream(stream) != ACL_SUCCESS) {
+        failure = "aclrtDestroyStream failed";
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+// Shapes that phase 1 cuts into row bands once there are more threads than (n, c) planes.
+std::vector<Case> BandedCases(Op op, aclDataType dtype) {
+  return {MakeCase(op, dtype, Layout::kNchw, 1, 1, 300, 200, 97, 61),
+          MakeCase(op, dtype, Layout::kNchw, 1, 1, 64, 64, 512, 512),
+          MakeCase(op, dtype, Layout::kChannelsLastStrides, 2, 16, 40, 30, 23, 57)};
+}
+
+TEST(ConcurrencyTest, BitwiseIdenticalForOneTwoAndThreeThreads) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  for (Op op : {Op::kBilinear, Op::kBicubicAA}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (const Case& k : BandedCases(op, dtype)) {
+        std::vector<uint8_t> reference;
+        for (int threads : {1, 2, 3}) {
+          SetThreadCount(threads);
+          std::string error;
+          const std::vector<uint8_t> got = RunCase(k, nullptr, false, &error);
+          ASSERT_FALSE(got.empty()) << k.name << ": " << error;
+          if (threads == 1) {
+            reference = got;
+            if (dtype == ACL_FLOAT) {
+              // Rows of both matrices sum to 1, so the gradient's total is kept: a cheap check
+              // that the single-threaded result is a real one.
+              double sum_in = 0, sum_out = 0, magnitude = 0;
+              for (size_t i = 0; i < k.grad_data.size() / 4; ++i) {
+                sum_in += Load(dtype, k.grad_data.data() + 4 * i);
+                magnitude += std::fabs(Load(dtype, k.grad_data.data() + 4 * i));
+              }
+              for (size_t i = 0; i < got.size() / 4; ++i)
+                sum_out += Load(dtype, got.data() + 4 * i);
+              EXPECT_NEAR(sum_out, sum_in, 1e-4 * magnitude) << k.name;
+            }
+          } else {
+            EXPECT_TRUE(got == reference) << k.name << ": " << threads << " threads differ from 1";
+          }
+        }
+      }
+    }
+  }
+  SetThreadCount(2);
+}
+
+}  // namespace
+}  // namespace reliability
