@@ -26,9 +26,10 @@ namespace {
 
 std::vector<int64_t> TargetsToTest() {
   std::vector<int64_t> targets;
-  const int64_t supported = hwy::SupportedTargets();
-  for (int64_t bit = 1; bit != 0 && bit <= HWY_SCALAR; bit <<= 1) {
-    if ((HWY_TARGETS & bit) && (supported & bit)) targets.push_back(bit);
+  const uint64_t candidates = static_cast<uint64_t>(HWY_TARGETS & hwy::SupportedTargets());
+  for (int shift = 0; shift < 63; ++shift) {  // target bits are positive int64 values
+    const uint64_t bit = uint64_t{1} << shift;
+    if (candidates & bit) targets.push_back(static_cast<int64_t>(bit));
   }
   return targets;
 }

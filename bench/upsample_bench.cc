@@ -1,0 +1,352 @@
+// Google Benchmark over the project's standard suite (tools/upsample_grad/bench_suite.h).
+//
+// Every case goes through the public C API only, the way a CANN application calls it: phase 1
+// (GetWorkspaceSize) once with a repeatable executor and a workspace allocated once, then phase 2
+// alone in the timed loop. Besides time, each case reports the bytes it must move (gradOut read
+// + gradIn written) and `bw_fraction`, that rate over the copy bandwidth measured at start-up by
+// the same number of threads, i.e. how close the case comes to the memory roofline.
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "benchmark/benchmark.h"
+#include "upsample_grad/bench_suite.h"
+
+namespace {
+
+using upsample_grad::kBenchSuite;
+using upsample_grad::SuiteCase;
+using upsample_grad::SuiteLayout;
+using upsample_grad::SuiteOperator;
+
+// Aborts with the library's message: a benchmark of a failing call would time nothing useful.
+void Check(int status, const char* what) {
+  if (status == 0) return;
+  const char* message = aclGetRecentErrMsg();
+  std::fprintf(stderr, "upsample_bench: %s failed with status %d: %s\n", what, status,
+               message != nullptr ? message : "");
+  std::exit(1);
+}
+
+// The thread count the library will use, found the way it finds it, so that the copy that sets
+// the roofline runs on as many cores as the operators do.
+int LibraryThreadCount() {
+  if (const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS")) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end != text && *end == '\0' && value >= 1) return static_cast<int>(std::min(value, 1024L));
+  }
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// --- The memory roofline -------------------------------------------------------------------------
+
+constexpr size_t kCopyBytes = size_t{256} << 20;
+
+struct CopyBuffers {
+  std::unique_ptr<char[]> source{new char[kCopyBytes]};
+  std::unique_ptr<char[]> destination{new char[kCopyBytes]};
+  CopyBuffers() {
+    // Touch every page first so that no timed copy measures page faults.
+    std::memset(source.get(), 1, kCopyBytes);
+    std::memset(destination.get(), 0, kCopyBytes);
+  }
+};
+
+CopyBuffers& SharedCopyBuffers() {
+  static CopyBuffers* buffers = new CopyBuffers();  // lives until exit, never destroyed
+  return *buffers;
+}
+
+void ParallelCopy(CopyBuffers& buffers, int threads) {
+  const size_t chunk = (kCopyBytes + threads - 1) / threads;
+  std::vector<std::thread> workers;
+  workers.reserve(static_cast<size_t>(threads));
+  for (int t = 0; t < threads; ++t) {
+    const size_t begin = std::min(kCopyBytes, chunk * static_cast<size_t>(t));
+    const size_t size = std::min(kCopyBytes, begin + chunk) - begin;
+    workers.emplace_back([&buffers, begin, size] {
+      std::memcpy(buffers.destination.get() + begin, buffers.source.get() + begin, size);
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+}
+
+// Bytes per second of the best of several copies, counting read + write as the operators' rate
+// does. The best, not the median, because the roofline is what the memory can do at all, and a
+// burst of other work on a shared machine should not lower it.
+constexpr int kRooflineCopies = 15;
+
+double MeasureCopyBandwidth(int threads) {
+  CopyBuffers& buffers = SharedCopyBuffers();
+  double best = 0;
+  for (int repetition = 0; repetition < kRooflineCopies; ++repetition) {
+    const auto start = std::chrono::steady_clock::now();
+    ParallelCopy(buffers, threads);
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+    best = std::max(best, 2.0 * static_cast<double>(kCopyBytes) / seconds.count());
+  }
+  return best;
+}
+
+// Sets bytes_per_second and bw_fraction. Google Benchmark 1.7.1 does not hand the loop's time to
+// the benchmark, and a kIsRate counter would print the fraction as "/s", so the caller times the
+// loop itself (the few nanoseconds around Google Benchmark's own timer do not matter).
+void ReportTraffic(benchmark::State& state, int64_t bytes_per_iteration, double loop_seconds,
+                   double peak_bytes_per_second) {
+  const int64_t bytes = bytes_per_iteration * static_cast<int64_t>(state.iterations());
+  state.SetBytesProcessed(bytes);
+  if (loop_seconds > 0) {
+    state.counters["bw_fraction"] =
+        static_cast<double>(bytes) / loop_seconds / peak_bytes_per_second;
+  }
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void BM_MemoryCopy(benchmark::State& state, int threads, double peak_bytes_per_second) {
+  CopyBuffers& buffers = SharedCopyBuffers();
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    ParallelCopy(buffers, threads);
+    benchmark::ClobberMemory();
+  }
+  ReportTraffic(state, 2 * static_cast<int64_t>(kCopyBytes), SecondsSince(start),
+                peak_bytes_per_second);
+  state.counters["threads"] = threads;
+}
+
+// --- One suite case ------------------------------------------------------------------------------
+
+size_t ElementSize(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
+
+const char* DtypeTag(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return "fp32";
+    case ACL_FLOAT16:
+      return "fp16";
+    case ACL_BF16:
+      return "bf16";
+    default:
+      return "unknown";
+  }
+}
+
+std::string BenchmarkName(const SuiteCase& c) {
+  std::string name =
+      "BM_Suite/" + std::to_string(c.id) + "_" +
+      (c.op == SuiteOperator::kBilinear ? "bilinear" : "bicubic_aa") + "_" + std::to_string(c.n) +
+      "x" + std::to_string(c.c) + "_" + std::to_string(c.in_h) + "x" + std::to_string(c.in_w) +
+      "->" + std::to_string(c.out_h) + "x" + std::to_string(c.out_w) + "_" + DtypeTag(c.dtype);
+  // Cases that differ from another only in these must still have distinct names.
+  if (c.align_corners) name += "_align_corners";
+  if (c.layout == SuiteLayout::kNchwChannelsLastStrides) name += "_channels_last";
+  return name;
+}
+
+// Values k/256, |k| < 256: exact in fp32, fp16 and bf16 alike, so one generator serves every
+// dtype without rounding code, and no value is subnormal (which could slow some paths).
+uint32_t NextSample(uint32_t& state) {
+  state = state * 1664525u + 1013904223u;
+  return state >> 16;
+}
+
+void FillGradOut(void* data, int64_t count, aclDataType dtype) {
+  uint32_t state = 12345u;
+  for (int64_t i = 0; i < count; ++i) {
+    const float value = static_cast<float>(static_cast<int>(NextSample(state) % 511) - 255) / 256;
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    if (dtype == ACL_FLOAT) {
+      static_cast<uint32_t*>(data)[i] = bits;
+    } else if (dtype == ACL_BF16) {
+      static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(bits >> 16);
+    } else {  // fp16: re-bias the exponent; the mantissa's low 13 bits are zero for these values
+      const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+      const uint32_t exponent = (bits >> 23) & 0xffu;
+      static_cast<uint16_t*>(data)[i] =
+          value == 0.0f ? 0
+                        : static_cast<uint16_t>(sign | ((exponent - 127 + 15) << 10) |
+                                                ((bits >> 13) & 0x3ffu));
+    }
+  }
+}
+
+// Dims, strides and storage of one tensor of the case: NCHW view dims, over either contiguous
+// NCHW memory or channels-last memory (strides (H*W*C, 1, W*C, C), storage (N, H, W, C)).
+struct TensorLayout {
+  int64_t dims[4], strides[4], storage[4];
+  int64_t Elements() const { return storage[0] * storage[1] * storage[2] * storage[3]; }
+};
+
+TensorLayout MakeLayout(int64_t n, int64_t c, int64_t h, int64_t w, SuiteLayout layout) {
+  if (layout == SuiteLayout::kNchwChannelsLastStrides) {
+    return {{n, c, h, w}, {h * w * c, 1, w * c, c}, {n, h, w, c}};
+  }
+  return {{n, c, h, w}, {c * h * w, h * w, w, 1}, {n, c, h, w}};
+}
+
+// Everything a case needs between runs; built on its first run so that only one case's buffers
+// are being set up at a time, kept until the end so Google Benchmark's repeated calls reuse it.
+class SuiteRunner {
+ public:
+  SuiteRunner(const SuiteCase& c, aclrtStream stream) : case_(c), stream_(stream) {
+    const TensorLayout grad_out = MakeLayout(c.n, c.c, c.out_h, c.out_w, c.layout);
+    const TensorLayout grad_in = MakeLayout(c.n, c.c, c.in_h, c.in_w, c.layout);
+    const size_t element = ElementSize(c.dtype);
+    const size_t grad_out_bytes = static_cast<size_t>(grad_out.Elements()) * element;
+    const size_t grad_in_bytes = static_cast<size_t>(grad_in.Elements()) * element;
+    bytes_per_run_ = static_cast<int64_t>(grad_out_bytes + grad_in_bytes);
+
+    std::vector<char> host(grad_out_bytes);
+    FillGradOut(host.data(), grad_out.Elements(), c.dtype);
+    Check(aclrtMalloc(&grad_out_data_, grad_out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    Check(aclrtMalloc(&grad_in_data_, grad_in_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    Check(aclrtMemcpy(grad_out_data_, grad_out_bytes, host.data(), grad_out_bytes,
+                      ACL_MEMCPY_HOST_TO_DEVICE),
+          "aclrtMemcpy");
+
+    aclTensor* grad_out_tensor =
+        aclCreateTensor(grad_out.dims, 4, c.dtype, grad_out.strides, 0, ACL_FORMAT_NCHW,
+                        grad_out.storage, 4, grad_out_data_);
+    aclTensor* grad_in_tensor = aclCreateTensor(grad_in.dims, 4, c.dtype, grad_in.strides, 0,
+                                                ACL_FORMAT_NCHW, grad_in.storage, 4, grad_in_data_);
+    const int64_t output_size_values[2] = {c.out_h, c.out_w};
+    const int64_t input_size_values[4] = {c.n, c.c, c.in_h, c.in_w};
+    aclIntArray* output_size = aclCreateIntArray(output_size_values, 2);
+    aclIntArray* input_size = aclCreateIntArray(input_size_values, 4);
+    if (grad_out_tensor == nullptr || grad_in_tensor == nullptr || output_size == nullptr ||
+        input_size == nullptr) {
+      Check(-1, "aclCreateTensor / aclCreateIntArray");
+    }
+
+    // Scales are never given in the suite (0): outputSize alone defines the resize.
+    const aclnnStatus status = c.op == SuiteOperator::kBilinear
+                                   ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+                                         grad_out_tensor, output_size, input_size, c.align_corners,
+                                         0.0, 0.0, grad_in_tensor, &workspace_size_, &executor_)
+                                   : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
+                                         grad_out_tensor, output_size, input_size, c.align_corners,
+                                         0.0, 0.0, grad_in_tensor, &workspace_size_, &executor_);
+    Check(status, "GetWorkspaceSize");
+    Check(aclSetAclOpExecutorRepeatable(executor_), "aclSetAclOpExecutorRepeatable");
+    // The executor keeps what it needs, so the descriptors can go now (CANN's contract).
+    aclDestroyTensor(grad_out_tensor);
+    aclDestroyTensor(grad_in_tensor);
+    aclDestroyIntArray(output_size);
+    aclDestroyIntArray(input_size);
+    if (workspace_size_ > 0) {
+      Check(aclrtMalloc(&workspace_, workspace_size_, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    }
+    Run();  // untimed: faults in gradIn's and the workspace's pages, starts the thread pool
+  }
+
+  ~SuiteRunner() {
+    aclDestroyAclOpExecutor(executor_);
+    if (workspace_ != nullptr) aclrtFree(workspace_);
+    aclrtFree(grad_in_data_);
+    aclrtFree(grad_out_data_);
+  }
+
+  SuiteRunner(const SuiteRunner&) = delete;
+  SuiteRunner& operator=(const SuiteRunner&) = delete;
+
+  // Phase 2 and the wait for it: the work is synchronous today, but a benchmark that did not
+  // synchronise would time only the launch the day it is not.
+  void Run() {
+    const aclnnStatus status =
+        case_.op == SuiteOperator::kBilinear
+            ? aclnnUpsampleBilinear2dBackwardV2(workspace_, workspace_size_, executor_, stream_)
+            : aclnnUpsampleBicubic2dAAGrad(workspace_, workspace_size_, executor_, stream_);
+    Check(status, "phase 2");
+    Check(aclrtSynchronizeStream(stream_), "aclrtSynchronizeStream");
+  }
+
+  int64_t bytes_per_run() const { return bytes_per_run_; }
+
+ private:
+  SuiteCase case_;
+  aclrtStream stream_;
+  void* grad_out_data_ = nullptr;
+  void* grad_in_data_ = nullptr;
+  void* workspace_ = nullptr;
+  uint64_t workspace_size_ = 0;
+  aclOpExecutor* executor_ = nullptr;
+  int64_t bytes_per_run_ = 0;
+};
+
+std::vector<std::unique_ptr<SuiteRunner>>& Runners() {
+  static auto* runners = new std::vector<std::unique_ptr<SuiteRunner>>(kBenchSuite.size());
+  return *runners;
+}
+
+void BM_Suite(benchmark::State& state, size_t index, aclrtStream stream,
+              double peak_bytes_per_second) {
+  std::unique_ptr<SuiteRunner>& runner = Runners()[index];
+  if (runner == nullptr) runner = std::make_unique<SuiteRunner>(kBenchSuite[index], stream);
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    runner->Run();
+    benchmark::ClobberMemory();
+  }
+  ReportTraffic(state, runner->bytes_per_run(), SecondsSince(start), peak_bytes_per_second);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+
+  aclError init = aclInit(nullptr);
+  if (init != ACL_ERROR_REPEAT_INITIALIZE) Check(init, "aclInit");
+  Check(aclrtSetDevice(0), "aclrtSetDevice");
+  aclrtStream stream = nullptr;
+  Check(aclrtCreateStream(&stream), "aclrtCreateStream");
+
+  // Measured before anything is registered, so every case divides by the same number.
+  const int threads = LibraryThreadCount();
+  const double peak = MeasureCopyBandwidth(threads);
+  std::printf(
+      "memory copy bandwidth: %.2f GB/s (best of %d copies of 256 MiB, read + write, %d "
+      "threads)\n",
+      peak / 1e9, kRooflineCopies, threads);
+  benchmark::AddCustomContext("copy_bandwidth_GBps", std::to_string(peak / 1e9));
+  benchmark::AddCustomContext("threads", std::to_string(threads));
+
+  benchmark::RegisterBenchmark("BM_MemoryCopy", BM_MemoryCopy, threads, peak)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  for (size_t index = 0; index < kBenchSuite.size(); ++index) {
+    benchmark::RegisterBenchmark(BenchmarkName(kBenchSuite[index]).c_str(), BM_Suite, index, stream,
+                                 peak)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+
+  Runners().clear();  // executors are destroyed before the runtime goes
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}
