@@ -17,8 +17,6 @@ using kernels::GatherRows;
 using kernels::LoadAsFloat;
 using kernels::StoreFromFloat;
 
-constexpr int64_t kRowGroup = 4;  // rows handed to the W pass at once (H-first planar)
-
 // Element address of a view; offsets in elements.
 inline char* At(const PlaneView& view, size_t elem, int64_t n, int64_t c, int64_t h, int64_t w) {
   return view.data +
@@ -161,8 +159,8 @@ class PlanarTask {
       }
     }
     const BackwardAxis& ax_h = plan_.axis_h;
-    for (int64_t hi0 = band_.in_row_begin; hi0 < band_.in_row_end; hi0 += kRowGroup) {
-      const int64_t group = std::min<int64_t>(kRowGroup, band_.in_row_end - hi0);
+    for (int64_t hi0 = band_.in_row_begin; hi0 < band_.in_row_end; hi0 += kPlanarRowGroup) {
+      const int64_t group = std::min<int64_t>(kPlanarRowGroup, band_.in_row_end - hi0);
       for (int64_t g = 0; g < group; ++g) {
         const int64_t hi = hi0 + g;
         CombineRows(scratch_.source + g * out_w_, out_w_, RunStart(ax_h, hi, rows, row0, stride),

@@ -20,8 +20,6 @@ constexpr int64_t kTasksPerThread = 4;
 // Channels-last pays once a C-vector fills at least one AVX2 register.
 constexpr int64_t kMinChannelsLastChannels = 8;
 constexpr int64_t kMaxChannelBlock = 512;
-// Rows the planar H-first pass hands to the W pass at once (the blocked kernel's row group).
-constexpr int64_t kRowGroup = 4;
 // Blocked W-pass weights beyond this many floats are not worth their memory.
 constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
@@ -163,8 +161,8 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     const bool grad_rows_direct = f32 && grad.stride_w == 1;
     if (plan.h_pass_first) {
       plan.tile_floats = grad_rows_direct ? 0 : band_rows * out_w;  // gradOut rows as float
-      plan.source_floats = kRowGroup * out_w;                       // H-pass rows
-      plan.result_floats = kRowGroup * in_w;
+      plan.source_floats = kPlanarRowGroup * out_w;                 // H-pass rows
+      plan.result_floats = kPlanarRowGroup * in_w;
     } else {
       plan.tile_floats = plan.axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
       plan.source_floats = out_w;                                      // a gradOut row as float
