@@ -81,6 +81,38 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
   }
 }
 
+// 16-bit source rows converted in registers give the bits of converting them to float first.
+TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
+  std::mt19937 rng(31);
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
+    for (size_t n = 0; n <= 70; n += (n < 20 ? 1 : 7)) {
+      for (size_t count : {0, 1, 3, 5}) {
+        const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 3;
+        const size_t total = stride * std::max<size_t>(count, 1);
+        std::vector<uint16_t> halves(total);
+        std::vector<float> floats(total);
+        for (size_t i = 0; i < total; ++i) {
+          const float v = std::normal_distribution<float>()(rng);
+          halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+          floats[i] = dtype == DType::kFloat32   ? v
+                      : dtype == DType::kFloat16 ? Float16ToFloat(halves[i])
+                                                 : BFloat16ToFloat(halves[i]);
+        }
+        const std::vector<float> weights = Random(count, 77);
+        std::vector<float> expected(n), actual(n);
+        kernels::CombineRows(expected.data(), n, floats.data(), stride, weights.data(), count);
+        const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
+                                                      : static_cast<const void*>(halves.data());
+        kernels::CombineRowsFrom(dtype, actual.data(), n, source, stride, weights.data(), count);
+        for (size_t j = 0; j < n; ++j) {
+          ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j]))
+              << DTypeName(dtype) << " n " << n << " count " << count << " j " << j;
+        }
+      }
+    }
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
   const size_t n = 67, count = 9;
   const std::vector<float> src = Random(n * count, 9);

@@ -12,6 +12,7 @@ namespace {
 
 using kernels::CombinePixelRuns;
 using kernels::CombineRows;
+using kernels::CombineRowsFrom;
 using kernels::GatherAxis;
 using kernels::GatherRows;
 using kernels::LoadAsFloat;
@@ -145,12 +146,16 @@ class PlanarTask {
   }
 
   // H pass into up to four rows of H_in x W_out, then their W pass straight to the result.
+  // Rows with unit column stride are read in place, in any dtype (converted in registers);
+  // others are converted into the tile first.
   void RunHFirst() {
     const int64_t row0 = band_.out_row_begin;
-    const float* rows = scratch_.tile;
+    DType rows_dtype = DType::kFloat32;
+    const void* rows = scratch_.tile;
     ptrdiff_t stride = out_w_;
-    if (grad_direct_) {
-      rows = reinterpret_cast<const float*>(GradRow(row0));
+    if (plan_.grad.stride_w == 1) {
+      rows_dtype = plan_.dtype;
+      rows = GradRow(row0);
       stride = plan_.grad.stride_h;
     } else {
       for (int64_t ho = row0; ho < band_.out_row_end; ++ho) {
@@ -158,13 +163,16 @@ class PlanarTask {
                     scratch_.tile + (ho - row0) * out_w_);
       }
     }
+    const size_t row_elem = DTypeSize(rows_dtype);
     const BackwardAxis& ax_h = plan_.axis_h;
     for (int64_t hi0 = band_.in_row_begin; hi0 < band_.in_row_end; hi0 += kPlanarRowGroup) {
       const int64_t group = std::min<int64_t>(kPlanarRowGroup, band_.in_row_end - hi0);
       for (int64_t g = 0; g < group; ++g) {
         const int64_t hi = hi0 + g;
-        CombineRows(scratch_.source + g * out_w_, out_w_, RunStart(ax_h, hi, rows, row0, stride),
-                    stride, ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
+        const int64_t skip = ax_h.count(hi) > 0 ? ax_h.first[hi] - row0 : 0;
+        CombineRowsFrom(rows_dtype, scratch_.source + g * out_w_, out_w_,
+                        static_cast<const char*>(rows) + skip * stride * row_elem, stride,
+                        ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
       }
       if (result_direct_) {
         GatherRows(gather_, group, scratch_.source, out_w_,

@@ -158,10 +158,10 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     const int64_t tile_row = plan.h_pass_first ? out_w : in_w;
     plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
     const int64_t band_rows = MaxBandRows(plan.bands);
-    const bool grad_rows_direct = f32 && grad.stride_w == 1;
     if (plan.h_pass_first) {
-      plan.tile_floats = grad_rows_direct ? 0 : band_rows * out_w;  // gradOut rows as float
-      plan.source_floats = kPlanarRowGroup * out_w;                 // H-pass rows
+      // gradOut rows are read in place (any dtype) when their columns are contiguous.
+      plan.tile_floats = grad.stride_w == 1 ? 0 : band_rows * out_w;
+      plan.source_floats = kPlanarRowGroup * out_w;  // H-pass rows
       plan.result_floats = kPlanarRowGroup * in_w;
     } else {
       plan.tile_floats = plan.axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows

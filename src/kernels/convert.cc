@@ -3,6 +3,7 @@
 #define HWY_TARGET_INCLUDE "kernels/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/dtype_vectors-inl.h"
 #include "kernels/kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -10,48 +11,6 @@ namespace aclnn_upsample {
 namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// float32 -> bfloat16 bits with round-to-nearest-even (Highway's DemoteTo truncates).
-template <class DF>
-HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF /*df*/, hn::Vec<DF> v) {
-  const hn::RebindToUnsigned<DF> du32;
-  const hn::RebindToSigned<DF> di32;
-  const hn::Rebind<uint16_t, DF> du16;
-  const auto bits = hn::BitCast(du32, v);
-  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
-  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
-  const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
-  const auto is_nan = hn::RebindMask(du32, hn::Ne(v, v));
-  const auto chosen = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
-  return hn::DemoteTo(du16, hn::BitCast(di32, chosen));
-}
-
-// float16 -> float32, exactly. F16C targets use the instruction; Highway 1.0's emulation on
-// the others turns Inf into 65536, so there the fields are decoded with integer operations.
-template <class DF>
-HWY_INLINE hn::Vec<DF> LoadFloat16(DF df, const uint16_t* HWY_RESTRICT src) {
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  const hn::Rebind<hwy::float16_t, DF> df16;
-  return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(src)));
-#else
-  const hn::RebindToUnsigned<DF> du32;
-  const hn::RebindToSigned<DF> di32;
-  const hn::Rebind<uint16_t, DF> du16;
-  const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, src));
-  const auto sign = hn::ShiftLeft<16>(hn::And(bits, hn::Set(du32, 0x8000u)));
-  const auto exponent = hn::And(hn::ShiftRight<10>(bits), hn::Set(du32, 0x1Fu));
-  const auto mantissa = hn::And(bits, hn::Set(du32, 0x3FFu));
-  const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(exponent, hn::Set(du32, 112u))),
-                             hn::ShiftLeft<13>(mantissa));
-  const auto special = hn::Or(hn::Set(du32, 0x7F800000u), hn::ShiftLeft<13>(mantissa));
-  // Zero and subnormals: mantissa * 2^-24 is exact in float32.
-  const auto tiny = hn::BitCast(
-      du32, hn::Mul(hn::ConvertTo(df, hn::BitCast(di32, mantissa)), hn::Set(df, 0x1p-24f)));
-  auto magnitude = hn::IfThenElse(hn::Eq(exponent, hn::Set(du32, 31u)), special, normal);
-  magnitude = hn::IfThenElse(hn::Eq(exponent, hn::Zero(du32)), tiny, magnitude);
-  return hn::BitCast(df, hn::Or(sign, magnitude));
-#endif
-}
 
 void LoadAsFloatImpl(DType dtype, const void* src, ptrdiff_t stride, size_t n,
                      float* HWY_RESTRICT dst) {

@@ -23,6 +23,11 @@ namespace kernels {
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count);
 
+// CombineRows over source rows of `dtype` (src_stride in elements), converted exactly in
+// registers; the same bits as converting the rows to float first and calling CombineRows.
+void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,
+                     const float* weights, size_t count);
+
 // One axis of the W pass, as pointers into plan data.
 //  - Exact runs: element i is sum_k weights[offset[i] + k] * src[first[i] + k].
 //  - Optionally the same matrix cut into blocks of `block_lanes` consecutive elements, each a

@@ -1,0 +1,87 @@
+// Per-target vector conversions between the operators' dtypes and float32, shared by the kernel
+// families. A Highway "-inl" header: included once per target from inside HWY_NAMESPACE by files
+// that foreach_target.h re-includes, hence the toggled guard instead of a plain one.
+#if defined(ACLNN_UPSAMPLE_KERNELS_DTYPE_VECTORS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLNN_UPSAMPLE_KERNELS_DTYPE_VECTORS_INL_H_
+#undef ACLNN_UPSAMPLE_KERNELS_DTYPE_VECTORS_INL_H_
+#else
+#define ACLNN_UPSAMPLE_KERNELS_DTYPE_VECTORS_INL_H_
+#endif
+
+#include "engine/dtype.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_upsample {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// float32 -> bfloat16 bits with round-to-nearest-even (Highway's DemoteTo truncates).
+template <class DF>
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF /*df*/, hn::Vec<DF> v) {
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::RebindToSigned<DF> di32;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto bits = hn::BitCast(du32, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
+  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
+  const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
+  const auto is_nan = hn::RebindMask(du32, hn::Ne(v, v));
+  const auto chosen = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
+  return hn::DemoteTo(du16, hn::BitCast(di32, chosen));
+}
+
+// float16 -> float32, exactly. F16C targets use the instruction; Highway 1.0's emulation on
+// the others turns Inf into 65536, so there the fields are decoded with integer operations.
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadFloat16(DF df, const uint16_t* HWY_RESTRICT src) {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  const hn::Rebind<hwy::float16_t, DF> df16;
+  return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(src)));
+#else
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::RebindToSigned<DF> di32;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, src));
+  const auto sign = hn::ShiftLeft<16>(hn::And(bits, hn::Set(du32, 0x8000u)));
+  const auto exponent = hn::And(hn::ShiftRight<10>(bits), hn::Set(du32, 0x1Fu));
+  const auto mantissa = hn::And(bits, hn::Set(du32, 0x3FFu));
+  const auto normal = hn::Or(hn::ShiftLeft<23>(hn::Add(exponent, hn::Set(du32, 112u))),
+                             hn::ShiftLeft<13>(mantissa));
+  const auto special = hn::Or(hn::Set(du32, 0x7F800000u), hn::ShiftLeft<13>(mantissa));
+  // Zero and subnormals: mantissa * 2^-24 is exact in float32.
+  const auto tiny = hn::BitCast(
+      du32, hn::Mul(hn::ConvertTo(df, hn::BitCast(di32, mantissa)), hn::Set(df, 0x1p-24f)));
+  auto magnitude = hn::IfThenElse(hn::Eq(exponent, hn::Set(du32, 31u)), special, normal);
+  magnitude = hn::IfThenElse(hn::Eq(exponent, hn::Zero(du32)), tiny, magnitude);
+  return hn::BitCast(df, hn::Or(sign, magnitude));
+#endif
+}
+
+// bfloat16 -> float32, exactly: the 16 bits are the float's upper half.
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadBFloat16(DF df, const uint16_t* HWY_RESTRICT src) {
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::Rebind<uint16_t, DF> du16;
+  return hn::BitCast(df, hn::ShiftLeft<16>(hn::PromoteTo(du32, hn::LoadU(du16, src))));
+}
+
+// One vector of floats from `src` elements of a dtype known at compile time.
+template <DType kType, class DF>
+HWY_INLINE hn::Vec<DF> LoadAs(DF df, const void* HWY_RESTRICT src) {
+  if constexpr (kType == DType::kFloat32) {
+    return hn::LoadU(df, static_cast<const float*>(src));
+  } else if constexpr (kType == DType::kBFloat16) {
+    return LoadBFloat16(df, static_cast<const uint16_t*>(src));
+  } else {
+    return LoadFloat16(df, static_cast<const uint16_t*>(src));
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace aclnn_upsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard
