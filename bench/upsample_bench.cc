@@ -5,8 +5,6 @@
 // alone in the timed loop. Besides time, each case reports the bytes it must move (gradOut read
 // + gradIn written) and `bw_fraction`, that rate over the copy bandwidth measured at start-up by
 // the same number of threads, i.e. how close the case comes to the memory roofline.
-#include <sched.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -41,17 +39,16 @@ void Check(int status, const char* what) {
   std::exit(1);
 }
 
-// The thread count the library will use, found the way it finds it, so that the copy that sets
-// the roofline runs on as many cores as the operators do.
-int LibraryThreadCount() {
-  if (const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS")) {
-    char* end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (end != text && *end == '\0' && value >= 1) return static_cast<int>(std::min(value, 1024L));
+// The library and the copy that sets the roofline run on the same number of threads: the one
+// ACLNN_UPSAMPLE_NUM_THREADS names, or every core, which is then pinned for the library too.
+int PinThreadCount() {
+  const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS");
+  int threads = text != nullptr ? std::atoi(text) : 0;
+  if (threads < 1) {
+    threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    setenv("ACLNN_UPSAMPLE_NUM_THREADS", std::to_string(threads).c_str(), 1);
   }
-  cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return threads;
 }
 
 // --- The memory roofline -------------------------------------------------------------------------
@@ -323,7 +320,7 @@ int main(int argc, char** argv) {
   Check(aclrtCreateStream(&stream), "aclrtCreateStream");
 
   // Measured before anything is registered, so every case divides by the same number.
-  const int threads = LibraryThreadCount();
+  const int threads = PinThreadCount();
   const double peak = MeasureCopyBandwidth(threads);
   std::printf(
       "memory copy bandwidth: %.2f GB/s (best of %d copies of 256 MiB, read + write, %d "

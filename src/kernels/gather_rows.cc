@@ -35,8 +35,8 @@ HWY_INLINE float MulAddLikeVectors(float w, float x, float acc) {
 
 // Exact runs of elements [from, to), one at a time, with the same operations in the same order
 // as the vector forms and CombineRows.
-HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT src, float* HWY_RESTRICT dst,
-                 size_t from, size_t to) {
+HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT src,
+                            float* HWY_RESTRICT dst, size_t from, size_t to) {
   for (size_t i = from; i < to; ++i) {
     const int32_t begin = axis.offset[i];
     const int32_t count = axis.offset[i + 1] - begin;
