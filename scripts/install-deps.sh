@@ -3,7 +3,7 @@
 # packages only). Runs as root or through sudo; does nothing when everything is present.
 set -euo pipefail
 packages=(cmake g++ make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libhwy-dev
-          libcli11-dev clang libclang-rt-14-dev)
+          libcli11-dev clang clang-tidy libclang-rt-14-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

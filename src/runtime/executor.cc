@@ -32,7 +32,8 @@ aclOpExecutor* RegisterExecutor(std::unique_ptr<Executor> executor) {
   std::lock_guard<std::mutex> lock(registry.mutex);
   const uintptr_t key = kHandleTag | registry.next_id++;
   registry.executors.emplace(key, std::shared_ptr<Executor>(std::move(executor)));
-  return reinterpret_cast<aclOpExecutor*>(key);
+  // The handle is a key, never an address: nothing may dereference it.
+  return reinterpret_cast<aclOpExecutor*>(key);  // NOLINT(performance-no-int-to-ptr)
 }
 
 std::shared_ptr<const Executor> AcquireExecutorForRun(aclOpExecutor* handle) {
