@@ -40,10 +40,10 @@ GatherAxis WidthGather(const Plan& plan) {
   return MakeGatherAxis(plan.axis_w, &plan.axis_w_uniform, &plan.axis_w_blocked);
 }
 
-// Where the H pass of result row `hi` reads: `count` rows from `rows` + (first - row0) * stride.
-const float* RunStart(const BackwardAxis& axis, int64_t hi, const float* rows, int64_t row0,
-                      ptrdiff_t stride) {
-  return axis.count(hi) > 0 ? rows + (axis.first[hi] - row0) * stride : rows;
+// Where the H pass of result row `hi` starts reading, in rows past the band's first row `row0`
+// (0 for an empty run, which reads nothing).
+int64_t RunRowOffset(const BackwardAxis& axis, int64_t hi, int64_t row0) {
+  return axis.count(hi) > 0 ? axis.first[hi] - row0 : 0;
 }
 
 class PlanarTask {
@@ -139,7 +139,7 @@ class PlanarTask {
     const BackwardAxis& ax_h = plan_.axis_h;
     for (int64_t hi = band_.in_row_begin; hi < band_.in_row_end; ++hi) {
       float* dst = result_direct_ ? reinterpret_cast<float*>(ResultRow(hi)) : scratch_.result;
-      CombineRows(dst, in_w_, RunStart(ax_h, hi, tile, row0, stride), stride,
+      CombineRows(dst, in_w_, tile + RunRowOffset(ax_h, hi, row0) * stride, stride,
                   ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
       if (!result_direct_) StoreResultRow(hi, dst);
     }
@@ -169,10 +169,10 @@ class PlanarTask {
       const int64_t group = std::min<int64_t>(kPlanarRowGroup, band_.in_row_end - hi0);
       for (int64_t g = 0; g < group; ++g) {
         const int64_t hi = hi0 + g;
-        const int64_t skip = ax_h.count(hi) > 0 ? ax_h.first[hi] - row0 : 0;
         CombineRowsFrom(rows_dtype, scratch_.source + g * out_w_, out_w_,
-                        static_cast<const char*>(rows) + skip * stride * row_elem, stride,
-                        ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
+                        static_cast<const char*>(rows) +
+                            RunRowOffset(ax_h, hi, row0) * stride * static_cast<int64_t>(row_elem),
+                        stride, ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
       }
       if (result_direct_) {
         GatherRows(gather_, group, scratch_.source, out_w_,
@@ -265,7 +265,7 @@ class ChannelsLastTask {
     const bool direct = DenseRows(plan_.result);
     for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
       float* dst = direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result;
-      CombineRows(dst, tile_row, RunStart(ax_h, hi, scratch_.tile, row0, tile_row), tile_row,
+      CombineRows(dst, tile_row, scratch_.tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
                   ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
       if (!direct) StoreResultRow(hi, dst);
     }
@@ -291,8 +291,9 @@ class ChannelsLastTask {
     for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
       const float* weights = ax_h.weights.data() + ax_h.offset[hi];
       if (rows != nullptr) {
-        CombineRows(scratch_.source, out_w_ * width_, RunStart(ax_h, hi, rows, row0, row_stride),
-                    row_stride, weights, ax_h.count(hi));
+        CombineRows(scratch_.source, out_w_ * width_,
+                    rows + RunRowOffset(ax_h, hi, row0) * row_stride, row_stride, weights,
+                    ax_h.count(hi));
       } else {
         for (int64_t wo = 0; wo < out_w_; ++wo) {
           const int32_t count = ax_h.count(hi);

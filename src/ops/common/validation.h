@@ -17,7 +17,6 @@ struct OperatorTraits {
   const char* grad_name;  // the gradient parameter's name in this operator's signature
   bool accepts_nhwc;      // bilinear: NCHW or NHWC; bicubic AA: NCHW or ND
   bool accepts_nd;
-  bool accepts_empty_batch;  // N or C == 0 is an empty problem rather than an error
 };
 
 // What the shared checks establish about a call.

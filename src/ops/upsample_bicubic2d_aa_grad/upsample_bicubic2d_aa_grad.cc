@@ -14,8 +14,7 @@ namespace aclnn_upsample {
 namespace {
 
 constexpr OperatorTraits kBicubic2dAAGrad = {"aclnnUpsampleBicubic2dAAGrad", "gradOutput",
-                                             /*accepts_nhwc=*/false, /*accepts_nd=*/true,
-                                             /*accepts_empty_batch=*/false};
+                                             /*accepts_nhwc=*/false, /*accepts_nd=*/true};
 
 // The forward upscaling factor is at most 50 per axis.
 constexpr double kMinRatio = 0.02;

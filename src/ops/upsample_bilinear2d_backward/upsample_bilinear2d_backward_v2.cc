@@ -9,8 +9,7 @@
 namespace aclnn_upsample {
 namespace {
 constexpr OperatorTraits kBilinear2dBackwardV2 = {"aclnnUpsampleBilinear2dBackwardV2", "gradOut",
-                                                  /*accepts_nhwc=*/true, /*accepts_nd=*/false,
-                                                  /*accepts_empty_batch=*/true};
+                                                  /*accepts_nhwc=*/true, /*accepts_nd=*/false};
 }  // namespace
 }  // namespace aclnn_upsample
 
