@@ -233,6 +233,128 @@ TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
   }
 }
 
+// The fused planar H-first group: each result row has the bits of CombineRowsFrom into a float
+// row and GatherRows over it, whatever layout the kernel picks for its scratch rows (natural,
+// or split by column phase for uniform strides 2 and 4), for every dtype, every row range (so
+// partial groups too), NaN and Inf included, and never writing past a result row.
+// A float's bits, with every NaN as one value: where a NaN meets an Inf - Inf, which NaN comes
+// out (sign, payload) depends on operand order the compiler may pick differently between two
+// code paths; that a NaN comes out does not.
+uint32_t BitsOrNaN(float f) { return std::isnan(f) ? 0x7FC00000u : FloatBits(f); }
+
+struct FusedCase {
+  BackwardAxis height;
+  BackwardAxis width;
+  UniformInterior uniform;
+  BlockedAxis blocked;
+};
+
+void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uint32_t seed,
+                                            const std::string& label) {
+  const int64_t out_h = c.height.out_size, out_w = c.width.out_size;
+  const int64_t in_h = c.height.in_size, in_w = c.width.in_size;
+  const ptrdiff_t src_stride = out_w + 3;  // rows with padding between them
+  std::mt19937 rng(seed);
+  std::vector<uint16_t> halves(static_cast<size_t>(out_h * src_stride));
+  std::vector<float> floats(halves.size());
+  for (size_t i = 0; i < floats.size(); ++i) {
+    float v = std::normal_distribution<float>()(rng);
+    if (i % 97 == 5) v = NAN;
+    if (i % 131 == 7) v = -INFINITY;
+    halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+    floats[i] = dtype == DType::kFloat32   ? v
+                : dtype == DType::kFloat16 ? Float16ToFloat(halves[i])
+                                           : BFloat16ToFloat(halves[i]);
+  }
+  const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
+                                                : static_cast<const void*>(halves.data());
+  const kernels::GatherAxis gather = MakeGatherAxis(c.width, &c.uniform, &c.blocked);
+  const kernels::RowRuns runs{c.height.first.data(), c.height.offset.data(),
+                              c.height.weights.data()};
+  // The two passes, one row at a time, as the reference.
+  std::vector<float> expected(static_cast<size_t>(in_h * in_w));
+  std::vector<float> row(static_cast<size_t>(out_w));
+  for (int64_t i = 0; i < in_h; ++i) {
+    const int32_t count = c.height.count(i);
+    const int64_t first = count > 0 ? c.height.first[i] : 0;
+    const char* src_row = static_cast<const char*>(source) +
+                          first * src_stride * static_cast<int64_t>(DTypeSize(dtype));
+    kernels::CombineRowsFrom(dtype, row.data(), row.size(), src_row, src_stride,
+                             c.height.weights.data() + c.height.offset[i], count);
+    kernels::GatherRows(gather, 1, row.data(), 0, expected.data() + i * in_w, 0);
+  }
+  const ptrdiff_t dst_stride = in_w + 2;
+  std::vector<float> scratch(kernels::kRowGroup * kernels::GroupRowFloats(out_w));
+  for (int64_t begin : {int64_t{0}, in_h / 3}) {
+    for (int64_t end : {in_h, begin + (in_h - begin) / 2 + 1}) {
+      if (end > in_h || end <= begin) continue;
+      // Source rows from a band's first row on, as the engine passes them.
+      int64_t row0 = out_h;
+      for (int64_t i = begin; i < end; ++i) {
+        if (c.height.count(i) > 0) row0 = std::min<int64_t>(row0, c.height.first[i]);
+      }
+      if (row0 == out_h) row0 = 0;
+      const char* band = static_cast<const char*>(source) +
+                         row0 * src_stride * static_cast<int64_t>(DTypeSize(dtype));
+      std::vector<float> dst(static_cast<size_t>((end - begin) * dst_stride), 777.0f);
+      kernels::CombineThenGatherRows(runs, static_cast<size_t>(begin), static_cast<size_t>(end),
+                                     dtype, band, src_stride, row0, gather, scratch.data(),
+                                     dst.data(), dst_stride);
+      for (int64_t i = begin; i < end; ++i) {
+        for (int64_t j = 0; j < in_w; ++j) {
+          ASSERT_EQ(BitsOrNaN(dst[(i - begin) * dst_stride + j]), BitsOrNaN(expected[i * in_w + j]))
+              << label << " " << DTypeName(dtype) << " rows [" << begin << ", " << end << ") row "
+              << i << " column " << j;
+        }
+        ASSERT_EQ(dst[(i - begin) * dst_stride + in_w], 777.0f) << label << " wrote past a row";
+      }
+    }
+  }
+}
+
+TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
+  const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
+  int split_cases = 0;
+  // Integer factors 1..4 of both operators (uniform interiors, the split layout for 2 and 4)
+  // over widths around every vector width.
+  for (int factor = 1; factor <= 4; ++factor) {
+    for (int64_t in_w : {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 23, 31, 33, 47, 64}) {
+      for (bool bicubic : {false, true}) {
+        const AxisSpec w_spec{in_w, in_w * factor, false, 0.0};
+        const AxisSpec h_spec{13, 13 * factor, false, 0.0};
+        FusedCase c;
+        c.width = Transpose(bicubic ? BuildBicubicAAAxis(w_spec) : BuildBilinearAxis(w_spec));
+        c.height = Transpose(bicubic ? BuildBicubicAAAxis(h_spec) : BuildBilinearAxis(h_spec));
+        c.uniform = FindUniformInterior(c.width, 2 * lanes);
+        if ((c.uniform.stride == 2 || c.uniform.stride == 4) && c.uniform.weights.size() <= 8) {
+          ++split_cases;
+        }
+        for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+          CheckCombineThenGatherMatchesTwoPasses(
+              c, dtype, static_cast<uint32_t>(in_w * 10 + factor),
+              std::string(bicubic ? "bicubic" : "bilinear") + " x" + std::to_string(factor) +
+                  " in_w " + std::to_string(in_w));
+        }
+      }
+    }
+  }
+  EXPECT_GT(split_cases, 10);  // the split layout is exercised
+  // Random banded axes: the blocked and exact W forms behind the same entry point.
+  for (int64_t in_w : {1, 6, 9, 17, 40}) {
+    for (bool use_blocks : {false, true}) {
+      const RandomAxis width = MakeRandomAxis(in_w, 2 * in_w + 3, 300 + in_w);
+      FusedCase c;
+      c.width = width.exact;
+      if (use_blocks) c.blocked = width.blocked;
+      c.height = MakeRandomAxis(11, 25, 400 + in_w).exact;
+      for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+        CheckCombineThenGatherMatchesTwoPasses(c, dtype, static_cast<uint32_t>(in_w),
+                                               "random in_w " + std::to_string(in_w));
+      }
+    }
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   const RandomAxis axis = MakeRandomAxis(19, 41, 12);
   for (size_t channels : {1, 3, 8, 17, 64}) {

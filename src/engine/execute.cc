@@ -12,10 +12,12 @@ namespace {
 
 using kernels::CombinePixelRuns;
 using kernels::CombineRows;
-using kernels::CombineRowsFrom;
+using kernels::CombineThenGatherRows;
 using kernels::GatherAxis;
 using kernels::GatherRows;
+using kernels::kRowGroup;
 using kernels::LoadAsFloat;
+using kernels::RowRuns;
 using kernels::StoreFromFloat;
 
 // Element address of a view; offsets in elements.
@@ -145,9 +147,10 @@ class PlanarTask {
     }
   }
 
-  // H pass into up to four rows of H_in x W_out, then their W pass straight to the result.
-  // Rows with unit column stride are read in place, in any dtype (converted in registers);
-  // others are converted into the tile first.
+  // H pass then W pass, a row group at a time, straight to the result when it is float32 rows
+  // of unit column stride (else a group at a time through float rows in scratch). gradOut rows
+  // with unit column stride are read in place, in any dtype (converted in registers); others
+  // are converted into the tile first.
   void RunHFirst() {
     const int64_t row0 = band_.out_row_begin;
     DType rows_dtype = DType::kFloat32;
@@ -163,23 +166,22 @@ class PlanarTask {
                     scratch_.tile + (ho - row0) * out_w_);
       }
     }
-    const size_t row_elem = DTypeSize(rows_dtype);
     const BackwardAxis& ax_h = plan_.axis_h;
-    for (int64_t hi0 = band_.in_row_begin; hi0 < band_.in_row_end; hi0 += kPlanarRowGroup) {
-      const int64_t group = std::min<int64_t>(kPlanarRowGroup, band_.in_row_end - hi0);
-      for (int64_t g = 0; g < group; ++g) {
-        const int64_t hi = hi0 + g;
-        CombineRowsFrom(rows_dtype, scratch_.source + g * out_w_, out_w_,
-                        static_cast<const char*>(rows) +
-                            RunRowOffset(ax_h, hi, row0) * stride * static_cast<int64_t>(row_elem),
-                        stride, ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi));
-      }
-      if (result_direct_) {
-        GatherRows(gather_, group, scratch_.source, out_w_,
-                   reinterpret_cast<float*>(ResultRow(hi0)), plan_.result.stride_h);
-      } else {
-        GatherRows(gather_, group, scratch_.source, out_w_, scratch_.result, in_w_);
-        for (int64_t g = 0; g < group; ++g) StoreResultRow(hi0 + g, scratch_.result + g * in_w_);
+    const RowRuns runs{ax_h.first.data(), ax_h.offset.data(), ax_h.weights.data()};
+    const auto begin = static_cast<size_t>(band_.in_row_begin);
+    const auto end = static_cast<size_t>(band_.in_row_end);
+    if (result_direct_) {
+      CombineThenGatherRows(
+          runs, begin, end, rows_dtype, rows, stride, row0, gather_, scratch_.source,
+          reinterpret_cast<float*>(ResultRow(band_.in_row_begin)), plan_.result.stride_h);
+      return;
+    }
+    for (size_t group_begin = begin; group_begin < end; group_begin += kRowGroup) {
+      const size_t group_end = std::min(end, group_begin + kRowGroup);
+      CombineThenGatherRows(runs, group_begin, group_end, rows_dtype, rows, stride, row0, gather_,
+                            scratch_.source, scratch_.result, in_w_);
+      for (size_t hi = group_begin; hi < group_end; ++hi) {
+        StoreResultRow(static_cast<int64_t>(hi), scratch_.result + (hi - group_begin) * in_w_);
       }
     }
   }

@@ -161,8 +161,9 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     if (plan.h_pass_first) {
       // gradOut rows are read in place (any dtype) when their columns are contiguous.
       plan.tile_floats = grad.stride_w == 1 ? 0 : band_rows * out_w;
-      plan.source_floats = kPlanarRowGroup * out_w;  // H-pass rows
-      plan.result_floats = kPlanarRowGroup * in_w;
+      plan.source_floats =
+          kernels::kRowGroup * kernels::GroupRowFloats(static_cast<size_t>(out_w));  // H-pass rows
+      plan.result_floats = kernels::kRowGroup * static_cast<size_t>(in_w);
     } else {
       plan.tile_floats = plan.axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
       plan.source_floats = out_w;                                      // a gradOut row as float

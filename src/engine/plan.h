@@ -28,10 +28,6 @@ enum class Layout : uint8_t {
   kChannelsLast,
 };
 
-// Rows the planar H-first pass hands to the W pass at once (the W kernel's row group); the
-// plan sizes scratch for it and the execution relies on it.
-inline constexpr int64_t kPlanarRowGroup = 4;
-
 // One task: a band of result rows [in_row_begin, in_row_end) of one plane (planar) or of one
 // image and channel block (channels-last), needing gradOut rows [out_row_begin, out_row_end).
 struct RowBand {

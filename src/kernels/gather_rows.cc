@@ -7,6 +7,10 @@
 //    step is a broadcast source value times a vector of weights (finite rows only, so that the
 //    window's zero weights never multiply a NaN or Inf);
 //  - exact runs, one element at a time.
+// Also the planar H-first row group (CombineThenGatherRows): the H pass of a few rows into
+// scratch, stored split by column phase when the W pass is uniform with stride 2 or 4 (then the
+// uniform form needs no de-interleaving: every tap is one plain unaligned load), then their W
+// pass, in one dispatched call per band.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/gather_rows.cc"
 #include <algorithm>
@@ -15,6 +19,7 @@
 
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/combine-inl.h"
 #include "kernels/kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -33,18 +38,61 @@ HWY_INLINE float MulAddLikeVectors(float w, float x, float acc) {
 #endif
 }
 
+// Where column j of a source row is stored: in natural order, or split by phase as RowSink
+// stores it (combine-inl.h).
+struct NaturalColumns {
+  size_t operator()(size_t j) const { return j; }
+};
+template <int kPhases>
+struct SplitColumns {
+  size_t phase_length;
+  size_t operator()(size_t j) const { return (j % kPhases) * phase_length + j / kPhases; }
+};
+
 // Exact runs of elements [from, to), one at a time, with the same operations in the same order
 // as the vector forms and CombineRows.
+template <class Columns = NaturalColumns>
 HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT src,
-                            float* HWY_RESTRICT dst, size_t from, size_t to) {
+                            float* HWY_RESTRICT dst, size_t from, size_t to,
+                            Columns column = Columns()) {
   for (size_t i = from; i < to; ++i) {
     const int32_t begin = axis.offset[i];
     const int32_t count = axis.offset[i + 1] - begin;
-    const float* x = src + axis.first[i];
+    const size_t x = static_cast<size_t>(count > 0 ? axis.first[i] : 0);
     const float* w = axis.weights + begin;
-    float acc = count > 0 ? w[0] * x[0] : 0.0f;
-    for (int32_t k = 1; k < count; ++k) acc = MulAddLikeVectors(w[k], x[k], acc);
+    float acc = count > 0 ? w[0] * src[column(x)] : 0.0f;
+    for (int32_t k = 1; k < count; ++k) acc = MulAddLikeVectors(w[k], src[column(x + k)], acc);
     dst[i] = acc;
+  }
+}
+
+// GatherExact over `rows` rows, element by element: an element's columns are worked out once
+// for all the rows (the uniform form's edges, a few elements of every row of a group).
+template <class Columns>
+HWY_INLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const float* src,
+                                ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride, size_t from,
+                                size_t to, Columns column) {
+  constexpr int32_t kMaxTaps = 16;
+  for (size_t i = from; i < to; ++i) {
+    const int32_t begin = axis.offset[i];
+    const int32_t count = axis.offset[i + 1] - begin;
+    if (count > kMaxTaps) {
+      for (size_t row = 0; row < rows; ++row) {
+        GatherExact(axis, src + static_cast<ptrdiff_t>(row) * src_stride,
+                    dst + static_cast<ptrdiff_t>(row) * dst_stride, i, i + 1, column);
+      }
+      continue;
+    }
+    const float* w = axis.weights + begin;
+    const auto first = static_cast<size_t>(count > 0 ? axis.first[i] : 0);
+    size_t index[kMaxTaps];
+    for (int32_t k = 0; k < count; ++k) index[k] = column(first + static_cast<size_t>(k));
+    for (size_t row = 0; row < rows; ++row) {
+      const float* x = src + static_cast<ptrdiff_t>(row) * src_stride;
+      float acc = count > 0 ? w[0] * x[index[0]] : 0.0f;
+      for (int32_t k = 1; k < count; ++k) acc = MulAddLikeVectors(w[k], x[index[k]], acc);
+      dst[static_cast<ptrdiff_t>(row) * dst_stride + static_cast<ptrdiff_t>(i)] = acc;
+    }
   }
 }
 
@@ -98,43 +146,99 @@ HWY_INLINE void UniformVector(D d, const float* HWY_RESTRICT base,
   hn::StoreU(acc, d, out);
 }
 
+// The elements [first, last) of the uniform interior whose vector loads stay inside the row:
+// stride * i + offset >= 0 and stride * (i + lanes + kLoads - 1) + offset <= source_length for
+// the last element i. Empty (last - first < lanes) when no whole vector fits.
 template <int kStride, int kTaps>
-void GatherUniformRow(const GatherAxis& axis, const float* HWY_RESTRICT src,
-                      float* HWY_RESTRICT dst) {
-  static_assert(kTaps >= 1 && kStride >= 1 && kStride <= 4, "");
-  const hn::ScalableTag<float> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const int64_t offset = axis.uniform_offset;
+HWY_INLINE std::pair<int64_t, int64_t> VectorSpan(const GatherAxis& axis) {
   constexpr int64_t kLoads = (kTaps + kStride - 1) / kStride;
-  // Vector loads stay inside the row: stride * i + offset >= 0 and
-  // stride * (i + lanes + kLoads - 1) + offset <= source_length for the last element i.
+  const int64_t offset = axis.uniform_offset;
   const int64_t first = std::max<int64_t>(axis.uniform_begin, (-offset + kStride - 1) / kStride);
   const int64_t last = std::min<int64_t>(
       axis.uniform_end,
-      (static_cast<int64_t>(axis.source_length) - offset) / kStride - (kLoads - 1));  // exclusive
-  if (last - first < lanes) {
-    GatherExact(axis, src, dst, 0, axis.length);
-    return;
-  }
-  GatherExact(axis, src, dst, 0, static_cast<size_t>(first));
-  int64_t i = first;
-  for (; i + lanes <= last; i += lanes) {
-    UniformVector<kStride, kTaps>(d, src + kStride * i + offset, axis.uniform_weights, dst + i);
-  }
-  if (i < last) {  // a last, overlapping vector
-    UniformVector<kStride, kTaps>(d, src + kStride * (last - lanes) + offset, axis.uniform_weights,
-                                  dst + last - lanes);
-  }
-  GatherExact(axis, src, dst, static_cast<size_t>(last), axis.length);
+      (static_cast<int64_t>(axis.source_length) - offset) / kStride - (kLoads - 1));
+  return {first, last};
 }
 
-using UniformRowFunction = void (*)(const GatherAxis&, const float*, float*);
+// Runs `rows` uniform rows: exact runs outside [first, last), `vector_at(src_row, dst_row, i)`
+// (elements i .. i + lanes - 1) inside it, the last vector overlapping its neighbour where the
+// span is ragged.
+template <int kStride, int kTaps, class Columns, class VectorAt>
+HWY_INLINE void GatherUniform(const GatherAxis& axis, size_t rows, const float* src,
+                              ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride,
+                              Columns columns, VectorAt vector_at) {
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+  const auto [first, last] = VectorSpan<kStride, kTaps>(axis);
+  if (last - first < lanes) {
+    GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, 0, axis.length, columns);
+    return;
+  }
+  for (size_t row = 0; row < rows; ++row) {
+    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
+    float* dst_row = dst + static_cast<ptrdiff_t>(row) * dst_stride;
+    int64_t i = first;
+    for (; i + lanes <= last; i += lanes) vector_at(src_row, dst_row, i);
+    if (i < last) vector_at(src_row, dst_row, last - lanes);
+  }
+  GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, 0, static_cast<size_t>(first),
+                  columns);
+  GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, static_cast<size_t>(last),
+                  axis.length, columns);
+}
+
+template <int kStride, int kTaps>
+void GatherUniformRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
+                       float* dst, ptrdiff_t dst_stride) {
+  static_assert(kTaps >= 1 && kStride >= 1 && kStride <= 4, "");
+  const hn::ScalableTag<float> d;
+  const int64_t offset = axis.uniform_offset;
+  float weights[kTaps];  // a local, so the compiler knows the stores to dst cannot change it
+  for (int k = 0; k < kTaps; ++k) weights[k] = axis.uniform_weights[k];
+  GatherUniform<kStride, kTaps>(
+      axis, rows, src, src_stride, dst, dst_stride, NaturalColumns(),
+      [&](const float* HWY_RESTRICT src_row, float* HWY_RESTRICT dst_row, int64_t i) {
+        UniformVector<kStride, kTaps>(d, src_row + kStride * i + offset, weights, dst_row + i);
+      });
+}
+
+// The uniform form over rows stored split by phase (RowSink<kStride>): tap k of element i is
+// column kStride * i + offset + k, that is phase (offset + k) mod kStride at index i +
+// floor((offset + k) / kStride), so every tap is one unaligned load and no shuffles remain.
+// Operations match GatherExact's, as in UniformVector.
+template <int kStride, int kTaps>
+void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* src,
+                            ptrdiff_t src_stride, size_t phase_length, float* dst,
+                            ptrdiff_t dst_stride) {
+  static_assert(kTaps >= 1 && (kStride == 2 || kStride == 4), "");
+  const hn::ScalableTag<float> d;
+  // Locals, so the compiler knows the stores to dst cannot change them.
+  float weights[kTaps];
+  int64_t tap_index[kTaps];
+  for (int k = 0; k < kTaps; ++k) {
+    weights[k] = axis.uniform_weights[k];
+    const int64_t column = axis.uniform_offset + k;
+    const int64_t phase = column & (kStride - 1);  // two's complement: the floor's remainder
+    tap_index[k] = phase * static_cast<int64_t>(phase_length) + (column - phase) / kStride;
+  }
+  GatherUniform<kStride, kTaps>(
+      axis, rows, src, src_stride, dst, dst_stride, SplitColumns<kStride>{phase_length},
+      [&](const float* HWY_RESTRICT src_row, float* HWY_RESTRICT dst_row, int64_t i) {
+        auto acc = hn::Mul(hn::Set(d, weights[0]), hn::LoadU(d, src_row + tap_index[0] + i));
+        for (int k = 1; k < kTaps; ++k) {
+          acc = hn::MulAdd(hn::Set(d, weights[k]), hn::LoadU(d, src_row + tap_index[k] + i), acc);
+        }
+        hn::StoreU(acc, d, dst_row + i);
+      });
+}
+
+using UniformRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, float*,
+                                    ptrdiff_t);
 constexpr int kMaxUniformTaps = 8;
 
 template <int kStride, int... kTaps>
 constexpr std::array<UniformRowFunction, sizeof...(kTaps)> UniformRowsForStride(
     std::integer_sequence<int, kTaps...>) {
-  return {&GatherUniformRow<kStride, kTaps + 1>...};
+  return {&GatherUniformRows<kStride, kTaps + 1>...};
 }
 
 // The row function for the axis's stride and tap count, or nullptr.
@@ -148,6 +252,28 @@ UniformRowFunction SelectUniformRow(const GatherAxis& axis) {
     return nullptr;
   }
   return kTable[axis.uniform_stride - 1][axis.uniform_count - 1];
+}
+
+using SplitRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, size_t,
+                                  float*, ptrdiff_t);
+
+template <int kStride, int... kTaps>
+constexpr std::array<SplitRowFunction, sizeof...(kTaps)> SplitRowsForStride(
+    std::integer_sequence<int, kTaps...>) {
+  return {&GatherUniformSplitRows<kStride, kTaps + 1>...};
+}
+
+// The split-row function for the axis's stride (2 or 4, the strides RowSink splits by) and tap
+// count, or nullptr: other strides keep natural rows.
+SplitRowFunction SelectSplitRow(const GatherAxis& axis) {
+  using Taps = std::make_integer_sequence<int, kMaxUniformTaps>;
+  static constexpr std::array<std::array<SplitRowFunction, kMaxUniformTaps>, 2> kTable = {
+      SplitRowsForStride<2>(Taps()), SplitRowsForStride<4>(Taps())};
+  if ((axis.uniform_stride != 2 && axis.uniform_stride != 4) || axis.uniform_count < 1 ||
+      axis.uniform_count > kMaxUniformTaps) {
+    return nullptr;
+  }
+  return kTable[axis.uniform_stride / 2 - 1][axis.uniform_count - 1];
 }
 
 // The blocked form over `kRows` rows at once (at most 4): a block's weights are loaded once per
@@ -188,11 +314,8 @@ void GatherRowsBlocked(const GatherAxis& axis, const float* const* src, float* c
 void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                     float* dst, ptrdiff_t dst_stride) {
   const hn::ScalableTag<float> d;
-  if (const UniformRowFunction uniform_row = SelectUniformRow(axis)) {
-    for (size_t row = 0; row < rows; ++row) {
-      uniform_row(axis, src + static_cast<ptrdiff_t>(row) * src_stride,
-                  dst + static_cast<ptrdiff_t>(row) * dst_stride);
-    }
+  if (const UniformRowFunction uniform_rows = SelectUniformRow(axis)) {
+    uniform_rows(axis, rows, src, src_stride, dst, dst_stride);
     return;
   }
   const bool blocked = axis.block_lanes == hn::Lanes(d);
@@ -232,6 +355,65 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   }
 }
 
+using CombineRowFunction = void (*)(float*, size_t, size_t, const void*, ptrdiff_t, const float*,
+                                    size_t);
+
+template <DType kType, int kPhases>
+void CombineRowAs(float* HWY_RESTRICT dst, size_t phase_length, size_t n, const void* src,
+                  ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+  Combine<kType, kPhases>(RowSink<kPhases>{dst, phase_length}, n, src, src_stride, weights, count);
+}
+
+template <int kPhases>
+CombineRowFunction SelectCombineRowForPhases(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat16:
+      return &CombineRowAs<DType::kFloat16, kPhases>;
+    case DType::kBFloat16:
+      return &CombineRowAs<DType::kBFloat16, kPhases>;
+    case DType::kFloat32:
+      break;
+  }
+  return &CombineRowAs<DType::kFloat32, kPhases>;
+}
+
+CombineRowFunction SelectCombineRow(DType dtype, int phases) {
+  if (phases == 2) return SelectCombineRowForPhases<2>(dtype);
+  if (phases == 4) return SelectCombineRowForPhases<4>(dtype);
+  return SelectCombineRowForPhases<1>(dtype);
+}
+
+void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
+                               const void* src, ptrdiff_t src_stride, int64_t src_row0,
+                               const GatherAxis& axis, float* scratch, float* dst,
+                               ptrdiff_t dst_stride) {
+  const size_t n = axis.source_length;
+  const SplitRowFunction split_rows = SelectSplitRow(axis);
+  const int phases = split_rows != nullptr ? axis.uniform_stride : 1;
+  const size_t phase_length = (n + static_cast<size_t>(phases) - 1) / static_cast<size_t>(phases);
+  const CombineRowFunction combine = SelectCombineRow(dtype, phases);
+  const size_t row_floats = GroupRowFloats(n);
+  const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(DTypeSize(dtype));
+  for (size_t group_begin = row_begin; group_begin < row_end; group_begin += kRowGroup) {
+    const size_t group = std::min(kRowGroup, row_end - group_begin);
+    for (size_t r = 0; r < group; ++r) {
+      const size_t i = group_begin + r;
+      const int32_t count = runs.offset[i + 1] - runs.offset[i];
+      const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
+      combine(scratch + r * row_floats, phase_length, n,
+              static_cast<const char*>(src) + row * row_bytes, src_stride,
+              runs.weights + runs.offset[i], static_cast<size_t>(count));
+    }
+    float* out = dst + static_cast<ptrdiff_t>(group_begin - row_begin) * dst_stride;
+    if (split_rows != nullptr) {
+      split_rows(axis, group, scratch, static_cast<ptrdiff_t>(row_floats), phase_length, out,
+                 dst_stride);
+    } else {
+      GatherRowsImpl(axis, group, scratch, static_cast<ptrdiff_t>(row_floats), out, dst_stride);
+    }
+  }
+}
+
 size_t FloatLanesImpl() { return hn::Lanes(hn::ScalableTag<float>()); }
 
 const char* ActiveTargetNameImpl() { return hwy::TargetName(HWY_TARGET); }
@@ -246,12 +428,21 @@ namespace aclnn_upsample {
 namespace kernels {
 
 HWY_EXPORT(GatherRowsImpl);
+HWY_EXPORT(CombineThenGatherRowsImpl);
 HWY_EXPORT(FloatLanesImpl);
 HWY_EXPORT(ActiveTargetNameImpl);
 
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride) {
   HWY_DYNAMIC_DISPATCH(GatherRowsImpl)(axis, rows, src, src_stride, dst, dst_stride);
+}
+
+void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
+                           const void* src, ptrdiff_t src_stride, int64_t src_row0,
+                           const GatherAxis& axis, float* scratch, float* dst,
+                           ptrdiff_t dst_stride) {
+  HWY_DYNAMIC_DISPATCH(CombineThenGatherRowsImpl)
+  (runs, row_begin, row_end, dtype, src, src_stride, src_row0, axis, scratch, dst, dst_stride);
 }
 
 size_t FloatLanes() {

@@ -2,7 +2,8 @@
 // Highway and dispatched at run time to the best target the CPU supports (the portable targets
 // are always built and tested):
 //   combine_rows.cc  a row is a weighted sum of whole rows (the H pass; channels-last passes)
-//   gather_rows.cc   each element gathers a short run of its row (the planar W pass)
+//   gather_rows.cc   each element gathers a short run of its row (the planar W pass, and the
+//                    planar H-first row group that feeds it)
 //   convert.cc       float16 / bfloat16 / float32 rows to and from float32 scratch
 //
 // Determinism: an output element is computed by the same operations wherever it lies in a row
@@ -60,6 +61,34 @@ struct GatherAxis {
 // it, and finite rows take the blocked form when it matches this target's lanes.
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride);
+
+// Rows the planar H-first pass combines before handing them to the W pass at once (the blocked
+// W form's row group).
+inline constexpr size_t kRowGroup = 8;
+
+// Floats one H-pass row of `n` columns takes in CombineThenGatherRows's scratch, in whichever
+// layout it chooses (natural, or split by a column phase of 2 or 4).
+inline constexpr size_t GroupRowFloats(size_t n) { return (n + 3) / 4 * 4; }
+
+// The H runs of a planar pass, as pointers into plan data: result row i combines source rows
+// first[i] .. first[i] + count - 1 with weights[offset[i] .. offset[i + 1]).
+struct RowRuns {
+  const int32_t* first = nullptr;
+  const int32_t* offset = nullptr;
+  const float* weights = nullptr;
+};
+
+// The planar H-first pass over result rows [row_begin, row_end), kRowGroup rows at a time: row
+// i is the H pass of its run over source rows of `dtype` (source row o at src + (o - src_row0)
+// * src_stride elements) followed by the W pass over `axis`, written to dst + (i - row_begin) *
+// dst_stride. `scratch` holds kRowGroup * GroupRowFloats(axis.source_length) floats. The same
+// bits as CombineRowsFrom into rows and GatherRows over them; where the W pass has a uniform
+// interior of stride 2 or 4 the H pass stores its rows split by column phase, so the W pass
+// needs no shuffles.
+void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
+                           const void* src, ptrdiff_t src_stride, int64_t src_row0,
+                           const GatherAxis& axis, float* scratch, float* dst,
+                           ptrdiff_t dst_stride);
 
 // The W pass of a channels-last row: pixel i of dst (channels floats at dst + i *
 // dst_pixel_stride) = sum_k weights[offset[i] + k] * pixel first[i] + k of src.

@@ -1,0 +1,144 @@
+// Google Benchmark over the kernels alone, on the dispatched target, with every row in L1/L2:
+// what one row of each kernel family costs, apart from memory traffic and threading. The rows
+// are shaped like the standard suite's (bilinear 2x: stride-2 uniform interior of 4 taps;
+// bicubic AA downsampling: blocked windows). Reports elements per second of the kernel's
+// output; use --benchmark_filter to pick a family.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "engine/axis_weights.h"
+#include "engine/dtype.h"
+#include "engine/gather_view.h"
+#include "kernels/kernels.h"
+#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
+#include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
+
+namespace aclnn_upsample {
+namespace {
+
+std::vector<float> RandomFloats(size_t n) {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal;
+  std::vector<float> v(n);
+  for (float& x : v) x = normal(rng);
+  return v;
+}
+
+// One W axis with whatever vector forms the plan would give it.
+struct WidthAxis {
+  BackwardAxis exact;
+  UniformInterior uniform;
+  BlockedAxis blocked;
+  kernels::GatherAxis view;
+
+  WidthAxis(const ForwardAxis& forward, bool allow_uniform) : exact(Transpose(forward)) {
+    const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
+    if (allow_uniform) uniform = FindUniformInterior(exact, 2 * lanes);
+    if (uniform.stride == 0) blocked = BlockAxis(exact, lanes, size_t{8} << 20);
+    view = MakeGatherAxis(exact, &uniform, &blocked);
+  }
+};
+
+ForwardAxis Bilinear(int64_t in, int64_t out) {
+  return BuildBilinearAxis(AxisSpec{in, out, false, 0.0});
+}
+ForwardAxis BicubicAA(int64_t in, int64_t out) {
+  return BuildBicubicAAAxis(AxisSpec{in, out, false, 0.0});
+}
+
+// The H pass: one result row from four source rows of `width` floats.
+void BM_CombineRows(benchmark::State& state) {
+  const auto width = static_cast<size_t>(state.range(0));
+  const std::vector<float> src = RandomFloats(4 * width);
+  const std::vector<float> weights = {0.25f, 0.75f, 0.75f, 0.25f};
+  std::vector<float> dst(width);
+  for (auto _ : state) {
+    kernels::CombineRows(dst.data(), width, src.data(), static_cast<ptrdiff_t>(width),
+                         weights.data(), weights.size());
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(width));
+}
+BENCHMARK(BM_CombineRows)->Arg(64)->Arg(128)->Arg(512);
+
+// The W pass over kRowGroup rows of a forward in -> out axis.
+void GatherBench(benchmark::State& state, const ForwardAxis& forward, bool allow_uniform) {
+  const WidthAxis axis(forward, allow_uniform);
+  const size_t rows = kernels::kRowGroup;
+  const std::vector<float> src = RandomFloats(rows * axis.view.source_length);
+  std::vector<float> dst(rows * axis.view.length);
+  for (auto _ : state) {
+    kernels::GatherRows(axis.view, rows, src.data(),
+                        static_cast<ptrdiff_t>(axis.view.source_length), dst.data(),
+                        static_cast<ptrdiff_t>(axis.view.length));
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows * axis.view.length));
+}
+
+void BM_GatherRowsUniform2x(benchmark::State& state) {
+  GatherBench(state, Bilinear(state.range(0), 2 * state.range(0)), true);
+}
+BENCHMARK(BM_GatherRowsUniform2x)->Arg(32)->Arg(64);
+
+void BM_GatherRowsExact2x(benchmark::State& state) {
+  GatherBench(state, Bilinear(state.range(0), 2 * state.range(0)), false);
+}
+BENCHMARK(BM_GatherRowsExact2x)->Arg(32)->Arg(64);
+
+void BM_GatherRowsBlockedBicubicAA4x(benchmark::State& state) {
+  GatherBench(state, BicubicAA(state.range(0), state.range(0) / 4), false);
+}
+BENCHMARK(BM_GatherRowsBlockedBicubicAA4x)->Arg(512);
+
+// The planar H-first row group: H pass of kRowGroup rows, then their W pass, for bilinear 2x
+// (forward in -> 2 * in on both axes) from `dtype` source rows.
+void CombineThenGatherBench(benchmark::State& state, DType dtype) {
+  const int64_t in = state.range(0), out = 2 * in;
+  const BackwardAxis height = Transpose(Bilinear(in, out));
+  const WidthAxis width(Bilinear(in, out), true);
+  const std::vector<float> floats = RandomFloats(static_cast<size_t>(out * out));
+  std::vector<uint16_t> halves(floats.size());
+  for (size_t i = 0; i < floats.size(); ++i) halves[i] = FloatToBFloat16(floats[i]);
+  const void* src = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
+                                             : static_cast<const void*>(halves.data());
+  std::vector<float> scratch(kernels::kRowGroup * kernels::GroupRowFloats(out));
+  std::vector<float> dst(static_cast<size_t>(in * in));
+  const kernels::RowRuns runs{height.first.data(), height.offset.data(), height.weights.data()};
+  for (auto _ : state) {
+    kernels::CombineThenGatherRows(runs, 0, static_cast<size_t>(in), dtype, src, out, 0, width.view,
+                                   scratch.data(), dst.data(), in);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  // Items: gradOut elements read, one plane per iteration.
+  state.SetItemsProcessed(state.iterations() * out * out);
+}
+
+void BM_CombineThenGatherRowsF32(benchmark::State& state) {
+  CombineThenGatherBench(state, DType::kFloat32);
+}
+BENCHMARK(BM_CombineThenGatherRowsF32)->Arg(32)->Arg(64);
+
+void BM_CombineThenGatherRowsBF16(benchmark::State& state) {
+  CombineThenGatherBench(state, DType::kBFloat16);
+}
+BENCHMARK(BM_CombineThenGatherRowsBF16)->Arg(64);
+
+}  // namespace
+}  // namespace aclnn_upsample
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  aclnn_upsample::kernels::FloatLanes();  // applies ACLNN_UPSAMPLE_SIMD first
+  benchmark::AddCustomContext("simd_target", aclnn_upsample::kernels::ActiveTargetName());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

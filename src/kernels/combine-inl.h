@@ -1,0 +1,160 @@
+// Per-target core of the H pass, shared by the kernel families: a row is a weighted sum of whole
+// source rows, in any dtype, stored through a sink that decides the row's layout in scratch.
+// A Highway "-inl" header (see dtype_vectors-inl.h for the toggled guard).
+#if defined(ACLNN_UPSAMPLE_KERNELS_COMBINE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ACLNN_UPSAMPLE_KERNELS_COMBINE_INL_H_
+#undef ACLNN_UPSAMPLE_KERNELS_COMBINE_INL_H_
+#else
+#define ACLNN_UPSAMPLE_KERNELS_COMBINE_INL_H_
+#endif
+
+#include <cstddef>
+
+#include "hwy/highway.h"
+#include "kernels/dtype_vectors-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_upsample {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Where a combined row goes. kPhases == 1: in natural order. kPhases == 2 or 4: split by column
+// phase, column j at dst[(j % kPhases) * phase_length + j / kPhases], so that a W pass with
+// that stride reads each of its taps with one plain unaligned load: the de-interleaving is
+// paid once per element, in registers, instead of once per tap.
+template <int kPhases>
+struct RowSink {
+  static_assert(kPhases == 1 || kPhases == 2 || kPhases == 4, "");
+  float* HWY_RESTRICT dst;
+  size_t phase_length;  // unused for natural order
+
+  void StoreScalar(size_t column, float value) const {
+    dst[(column % kPhases) * phase_length + column / kPhases] = value;
+  }
+
+  // Columns [column, column + valid) from the first `valid` lanes of v.
+  template <class D, class V>
+  HWY_INLINE void StorePartial(D d, size_t column, V v, size_t valid) const {
+    if (kPhases == 1 && valid == hn::Lanes(d)) {
+      hn::StoreU(v, d, dst + column);
+      return;
+    }
+    HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};  // (GCC cannot see Store fill it)
+    hn::Store(v, d, buffer);
+    for (size_t t = 0; t < valid; ++t) StoreScalar(column + t, buffer[t]);
+  }
+
+  // 4 * lanes columns from `column`, a multiple of 4 * lanes.
+  template <class D, class V>
+  HWY_INLINE void Store4(D d, size_t column, V a0, V a1, V a2, V a3) const {
+    const size_t lanes = hn::Lanes(d);
+#if HWY_TARGET == HWY_SCALAR  // one lane: nothing to de-interleave
+    if (kPhases > 1) {
+      StoreScalar(column, hn::GetLane(a0));
+      StoreScalar(column + 1, hn::GetLane(a1));
+      StoreScalar(column + 2, hn::GetLane(a2));
+      StoreScalar(column + 3, hn::GetLane(a3));
+      return;
+    }
+#endif
+    if constexpr (kPhases == 1) {
+      hn::StoreU(a0, d, dst + column);
+      hn::StoreU(a1, d, dst + column + lanes);
+      hn::StoreU(a2, d, dst + column + 2 * lanes);
+      hn::StoreU(a3, d, dst + column + 3 * lanes);
+    } else {
+#if HWY_TARGET != HWY_SCALAR
+      const auto even01 = hn::ConcatEven(d, a1, a0), odd01 = hn::ConcatOdd(d, a1, a0);
+      const auto even23 = hn::ConcatEven(d, a3, a2), odd23 = hn::ConcatOdd(d, a3, a2);
+      if constexpr (kPhases == 2) {
+        float* phase0 = dst + column / 2;
+        hn::StoreU(even01, d, phase0);
+        hn::StoreU(even23, d, phase0 + lanes);
+        hn::StoreU(odd01, d, phase0 + phase_length);
+        hn::StoreU(odd23, d, phase0 + phase_length + lanes);
+      } else {
+        // Evens of the evens are columns 0 mod 4, odds of the evens 2 mod 4, and so on.
+        float* phase0 = dst + column / 4;
+        hn::StoreU(hn::ConcatEven(d, even23, even01), d, phase0);
+        hn::StoreU(hn::ConcatEven(d, odd23, odd01), d, phase0 + phase_length);
+        hn::StoreU(hn::ConcatOdd(d, even23, even01), d, phase0 + 2 * phase_length);
+        hn::StoreU(hn::ConcatOdd(d, odd23, odd01), d, phase0 + 3 * phase_length);
+      }
+#endif
+    }
+  }
+};
+
+// sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
+// k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
+// (exactly), so 16-bit gradients need no float copy in scratch first.
+template <DType kType, int kPhases>
+HWY_INLINE void Combine(const RowSink<kPhases>& sink, size_t n, const void* HWY_RESTRICT source,
+                        ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+  using Storage = typename DTypeTraits<kType>::Storage;
+  const Storage* src = static_cast<const Storage*>(source);
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  if (count == 0) {
+    for (size_t j = 0; j < n; ++j) sink.StoreScalar(j, 0.0f);
+    return;
+  }
+  size_t j = 0;
+  // Four independent accumulators hide the FMA latency.
+  for (; j + 4 * lanes <= n; j += 4 * lanes) {
+    const Storage* row = src + j;
+    const auto w0 = hn::Set(d, weights[0]);
+    auto acc0 = hn::Mul(w0, LoadAs<kType>(d, row));
+    auto acc1 = hn::Mul(w0, LoadAs<kType>(d, row + lanes));
+    auto acc2 = hn::Mul(w0, LoadAs<kType>(d, row + 2 * lanes));
+    auto acc3 = hn::Mul(w0, LoadAs<kType>(d, row + 3 * lanes));
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      const auto w = hn::Set(d, weights[k]);
+      acc0 = hn::MulAdd(w, LoadAs<kType>(d, row), acc0);
+      acc1 = hn::MulAdd(w, LoadAs<kType>(d, row + lanes), acc1);
+      acc2 = hn::MulAdd(w, LoadAs<kType>(d, row + 2 * lanes), acc2);
+      acc3 = hn::MulAdd(w, LoadAs<kType>(d, row + 3 * lanes), acc3);
+    }
+    sink.Store4(d, j, acc0, acc1, acc2, acc3);
+  }
+  for (; j + lanes <= n; j += lanes) {
+    const Storage* row = src + j;
+    auto acc = hn::Mul(hn::Set(d, weights[0]), LoadAs<kType>(d, row));
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      acc = hn::MulAdd(hn::Set(d, weights[k]), LoadAs<kType>(d, row), acc);
+    }
+    sink.StorePartial(d, j, acc, lanes);
+  }
+  if (j < n) {
+    // The tail goes through a full vector too, so its elements see the same operations (and
+    // the same FMA contraction) as the body's.
+    const size_t rest = n - j;
+    HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};
+    const Storage* row = src + j;
+    for (size_t t = 0; t < rest; ++t) buffer[t] = DTypeTraits<kType>::ToFloat(row[t]);
+    auto acc = hn::Mul(hn::Set(d, weights[0]), hn::Load(d, buffer));
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      for (size_t t = 0; t < rest; ++t) buffer[t] = DTypeTraits<kType>::ToFloat(row[t]);
+      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::Load(d, buffer), acc);
+    }
+    sink.StorePartial(d, j, acc, rest);
+  }
+}
+
+// Natural-order rows, as CombineRows writes them.
+template <DType kType>
+HWY_INLINE void CombineInto(float* HWY_RESTRICT dst, size_t n, const void* HWY_RESTRICT source,
+                            ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+  Combine<kType, 1>(RowSink<1>{dst, 0}, n, source, src_stride, weights, count);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace aclnn_upsample
+HWY_AFTER_NAMESPACE();
+
+#endif  // ACLNN_UPSAMPLE_KERNELS_COMBINE_INL_H_
