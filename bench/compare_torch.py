@@ -220,6 +220,10 @@ def main():
                         help="passive (default): set OMP_WAIT_POLICY=PASSIVE for PyTorch's "
                         "OpenMP, whose workers otherwise spin after each op and take the cores "
                         "from the library call that follows; inherit: leave the environment")
+    parser.add_argument("--alone", action="store_true",
+                        help="also time the library alone (back to back, no PyTorch call in "
+                        "between) and print that median as a note: the gap shows what the "
+                        "interleaving itself costs the shorter call on this machine")
     parser.add_argument("--portable", action="store_true",
                         help="set ACLNN_UPSAMPLE_SIMD=portable, asking the library for its portable "
                         "(scalar) kernels")
@@ -319,6 +323,7 @@ def main():
                     time.sleep(pause)
                 seconds, reference = timed(lambda: torch_op(torch_grad))
                 torch_times.append(seconds)
+            alone_times = [timed(call.run)[0] for _ in range(args.reps if args.alone else 0)]
         finally:
             call.close()
 
@@ -329,6 +334,9 @@ def main():
         ours, theirs = grad_in.double(), reference.double()
         scale = theirs.abs().max().item()
         rel = (ours - theirs).abs().max().item() / scale if scale > 0 else 0.0
+        if alone_times:
+            alone = f"lib alone {statistics.median(alone_times) * 1e3:.3f} ms"
+            note = f"{alone}; {note}" if note else alone
         print(f"{case_name(case):<58} {lib_ms:9.3f} {torch_ms:9.3f} {speedup:7.2f}x {rel:9.2e}  "
               f"{note}", flush=True)
 
