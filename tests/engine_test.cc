@@ -38,6 +38,7 @@ float Decode16(DType dtype, uint16_t v) {
 struct Problem {
   int64_t n, c, in_h, in_w, out_h, out_w;
   bool channels_last;
+  int64_t pixel_pad = 0;  // channels-last: floats between one pixel's channels and the next's
 };
 
 // Runs one plan and checks every element against the naive product of the same weights.
@@ -48,7 +49,10 @@ void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis&
   std::normal_distribution<float> normal;
   const int64_t grad_count = p.n * p.c * p.out_h * p.out_w;
   const int64_t result_count = p.n * p.c * p.in_h * p.in_w;
-  std::vector<uint8_t> grad(grad_count * elem), result(result_count * elem, 0xCD);
+  const int64_t pixels_pad = p.channels_last ? p.pixel_pad * p.n : 0;
+  const int64_t grad_slots = grad_count + pixels_pad * p.out_h * p.out_w;
+  const int64_t result_slots = result_count + pixels_pad * p.in_h * p.in_w;
+  std::vector<uint8_t> grad(grad_slots * elem), result(result_slots * elem, 0xCD);
   std::vector<double> grad_values(grad_count);  // logical NCHW order
   PlaneView g, r;
   g.data = reinterpret_cast<char*>(grad.data());
@@ -62,9 +66,9 @@ void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis&
   for (PlaneView* v : {&g, &r}) {
     if (p.channels_last) {
       v->stride_c = 1;
-      v->stride_w = v->c;
-      v->stride_h = v->w * v->c;
-      v->stride_n = v->h * v->w * v->c;
+      v->stride_w = v->c + p.pixel_pad;
+      v->stride_h = v->w * v->stride_w;
+      v->stride_n = v->h * v->stride_h;
     } else {
       v->stride_w = 1;
       v->stride_h = v->w;
@@ -135,8 +139,14 @@ void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis&
 
 TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
   const std::vector<Problem> problems = {
-      {2, 3, 9, 13, 20, 7, false}, {1, 2, 17, 5, 6, 33, false}, {2, 16, 7, 9, 15, 4, true},
-      {1, 19, 12, 3, 5, 21, true}, {1, 1, 1, 1, 3, 2, false},   {3, 1, 40, 1, 2, 70, false},
+      {2, 3, 9, 13, 20, 7, false},
+      {1, 2, 17, 5, 6, 33, false},
+      {2, 16, 7, 9, 15, 4, true},
+      {1, 19, 12, 3, 5, 21, true},
+      {1, 1, 1, 1, 3, 2, false},
+      {3, 1, 40, 1, 2, 70, false},
+      // Pixels with padding between them: neither tensor's rows are one dense vector.
+      {2, 16, 7, 9, 15, 4, true, 3},
   };
   for (const Problem& p : problems) {
     const RandomAxis ax_h = MakeRandomAxis(p.in_h, p.out_h, 1);

@@ -12,6 +12,7 @@ namespace {
 
 using kernels::CombinePixelRuns;
 using kernels::CombineRows;
+using kernels::CombineRowsFrom;
 using kernels::CombineThenGatherRows;
 using kernels::GatherAxis;
 using kernels::GatherRows;
@@ -233,7 +234,7 @@ class ChannelsLastTask {
   // Whether a row's pixels are back to back (all channels in this task, no padding), so a whole
   // row is one long vector.
   bool DenseRows(const PlaneView& view) const {
-    return f32_ && width_ == view.c && view.stride_w == view.c;
+    return width_ == view.c && view.stride_w == view.c;
   }
 
   void ConvertGradRow(int64_t ho, float* dst) const {
@@ -264,7 +265,7 @@ class ChannelsLastTask {
                        scratch_.tile + (ho - row0) * tile_row, width_);
     }
     const BackwardAxis& ax_h = plan_.axis_h;
-    const bool direct = DenseRows(plan_.result);
+    const bool direct = f32_ && DenseRows(plan_.result);
     for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
       float* dst = direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result;
       CombineRows(dst, tile_row, scratch_.tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
@@ -273,36 +274,23 @@ class ChannelsLastTask {
     }
   }
 
+  // The H pass reads gradOut in place, in any dtype (converted in registers): a whole row as
+  // one vector when its pixels are back to back, else pixel by pixel.
   void RunHFirst() {
     const int64_t row0 = band_->out_row_begin;
     const BackwardAxis& ax_h = plan_.axis_h;
-    // The H pass reads whole gradOut rows as one vector when they are dense float rows, or
-    // converted copies of them.
-    const float* rows = nullptr;
-    ptrdiff_t row_stride = 0;
-    if (!f32_) {
-      for (int64_t ho = row0; ho < band_->out_row_end; ++ho) {
-        ConvertGradRow(ho, scratch_.tile + (ho - row0) * out_w_ * width_);
-      }
-      rows = scratch_.tile;
-      row_stride = out_w_ * width_;
-    } else if (DenseRows(plan_.grad)) {
-      rows = reinterpret_cast<const float*>(GradPixel(row0, 0));
-      row_stride = plan_.grad.stride_h;
-    }
+    const bool dense = DenseRows(plan_.grad);
     for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
       const float* weights = ax_h.weights.data() + ax_h.offset[hi];
-      if (rows != nullptr) {
-        CombineRows(scratch_.source, out_w_ * width_,
-                    rows + RunRowOffset(ax_h, hi, row0) * row_stride, row_stride, weights,
-                    ax_h.count(hi));
+      const int32_t count = ax_h.count(hi);
+      const int64_t first_row = count > 0 ? ax_h.first[hi] : row0;
+      if (dense) {
+        CombineRowsFrom(plan_.dtype, scratch_.source, out_w_ * width_, GradPixel(first_row, 0),
+                        plan_.grad.stride_h, weights, count);
       } else {
         for (int64_t wo = 0; wo < out_w_; ++wo) {
-          const int32_t count = ax_h.count(hi);
-          const float* src =
-              reinterpret_cast<const float*>(GradPixel(count > 0 ? ax_h.first[hi] : 0, wo));
-          CombineRows(scratch_.source + wo * width_, width_, src, plan_.grad.stride_h, weights,
-                      count);
+          CombineRowsFrom(plan_.dtype, scratch_.source + wo * width_, width_,
+                          GradPixel(first_row, wo), plan_.grad.stride_h, weights, count);
         }
       }
       if (f32_) {

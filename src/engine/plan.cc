@@ -125,8 +125,8 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
     const int64_t band_rows = MaxBandRows(plan.bands);
     if (plan.h_pass_first) {
-      plan.tile_floats = f32 ? 0 : band_rows * out_w * block;  // gradOut rows as float
-      plan.source_floats = out_w * block;                      // one H-pass row
+      plan.tile_floats = 0;                // gradOut is read in place, in any dtype
+      plan.source_floats = out_w * block;  // one H-pass row
     } else {
       plan.tile_floats = band_rows * in_w * block;   // W-pass rows
       plan.source_floats = f32 ? 0 : out_w * block;  // one gradOut row as float
