@@ -36,7 +36,10 @@ struct WidthAxis {
 
   WidthAxis(const ForwardAxis& forward, bool allow_uniform) : exact(Transpose(forward)) {
     const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
-    if (allow_uniform) uniform = FindUniformInterior(exact, 2 * lanes);
+    if (allow_uniform) {
+      uniform = FindUniformInterior(exact, 2 * lanes, kernels::kMaxUniformStride,
+                                    kernels::kMaxUniformTaps);
+    }
     if (uniform.stride == 0) blocked = BlockAxis(exact, lanes, size_t{8} << 20);
     view = MakeGatherAxis(exact, &uniform, &blocked);
   }

@@ -6,10 +6,14 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "engine/execute.h"
 #include "engine/plan.h"
+#include "kernels/kernels.h"
+#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
+#include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
 #include "support/random_axis.h"
 
 namespace aclnn_upsample {
@@ -188,6 +192,48 @@ TEST(Engine, ThreadCountsGiveIdenticalBits) {
       EXPECT_EQ(one, three);
     }
   }
+}
+
+// A plan keeps a uniform W interior only in a form the kernels carry (else it tries the blocked
+// form): a uniform interior the kernels could not run would leave the W pass to the scalar exact
+// runs, as bicubic upsampling by 3 and 4 (12 and 16 taps) once did. Integer upsampling factors
+// 1..8 of both operators, over lengths around the vector widths.
+TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
+  int bicubic_big_factors_uniform = 0;
+  for (int factor = 1; factor <= 8; ++factor) {
+    for (int64_t in_w : {5, 17, 40, 64}) {
+      for (bool bicubic : {false, true}) {
+        const AxisSpec spec{in_w, in_w * factor, false, 0.0};
+        BackwardAxis axis_w =
+            Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+        PlaneView grad, result;
+        grad.n = result.n = 1;
+        grad.c = result.c = 2;
+        grad.h = result.h = 3;
+        grad.w = in_w * factor;
+        result.w = in_w;
+        for (PlaneView* v : {&grad, &result}) {
+          v->stride_w = 1;
+          v->stride_h = v->w;
+          v->stride_c = v->h * v->w;
+          v->stride_n = v->c * v->stride_c;
+        }
+        const Plan plan = BuildPlan(DType::kFloat32, grad, result, IdentityAxis(3),
+                                    std::move(axis_w), 1, PassOrder::kCheapest);
+        SCOPED_TRACE(::testing::Message()
+                     << (bicubic ? "bicubic" : "bilinear") << " x" << factor << " in_w " << in_w);
+        if (plan.axis_w.identity) continue;
+        if (plan.axis_w_uniform.stride > 0) {
+          EXPECT_LE(plan.axis_w_uniform.stride, kernels::kMaxUniformStride);
+          EXPECT_LE(static_cast<int32_t>(plan.axis_w_uniform.weights.size()),
+                    kernels::kMaxUniformTaps);
+          EXPECT_EQ(plan.axis_w_blocked.lanes, 0);  // one vector form per axis
+          if (bicubic && factor >= 3) ++bicubic_big_factors_uniform;
+        }
+      }
+    }
+  }
+  EXPECT_GE(bicubic_big_factors_uniform, 4);  // bicubic x3 and x4 at in_w 40 and 64
 }
 
 }  // namespace

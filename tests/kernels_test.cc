@@ -175,7 +175,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
         const AxisSpec spec{in_size, in_size * factor, false, 0.0};
         const BackwardAxis exact =
             Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
-        const UniformInterior uniform = FindUniformInterior(exact, 4);
+        const UniformInterior uniform =
+            FindUniformInterior(exact, 4, kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
         if (uniform.stride == 0) continue;
         ++uniform_axes;
         const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
@@ -325,8 +326,9 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
         FusedCase c;
         c.width = Transpose(bicubic ? BuildBicubicAAAxis(w_spec) : BuildBilinearAxis(w_spec));
         c.height = Transpose(bicubic ? BuildBicubicAAAxis(h_spec) : BuildBilinearAxis(h_spec));
-        c.uniform = FindUniformInterior(c.width, 2 * lanes);
-        if ((c.uniform.stride == 2 || c.uniform.stride == 4) && c.uniform.weights.size() <= 8) {
+        c.uniform = FindUniformInterior(c.width, 2 * lanes, kernels::kMaxUniformStride,
+                                        kernels::kMaxUniformTaps);
+        if (c.uniform.stride == 2 || c.uniform.stride == 4) {
           ++split_cases;
         }
         for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {

@@ -106,15 +106,15 @@ BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats
   return blocked;
 }
 
-UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length) {
-  constexpr int32_t kMaxStride = 4;
-  constexpr int32_t kMaxTaps = 64;
+UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length,
+                                    int32_t max_stride, int32_t max_taps) {
+  max_stride = std::min(max_stride, 4);  // UniformInterior's contract
   const int32_t length = axis.in_size;
   if (length < 2 || length < min_length) return {};
   const int32_t middle = (length - 1) / 2;
   const int32_t count = axis.count(middle);
   const int32_t stride = axis.first[middle + 1] - axis.first[middle];
-  if (count == 0 || count > kMaxTaps || stride < 1 || stride > kMaxStride) return {};
+  if (count == 0 || count > max_taps || stride < 1 || stride > max_stride) return {};
   const int64_t offset = int64_t{axis.first[middle]} - int64_t{stride} * middle;
   const float* shared = axis.weights.data() + axis.offset[middle];
   auto matches = [&](int32_t i) {

@@ -73,8 +73,10 @@ struct UniformInterior {
 };
 
 // Finds the uniform interior around the middle of the axis, if it spans at least `min_length`
-// indices.
-UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length);
+// indices with a stride of at most `max_stride` (and at most 4) and at most `max_taps` taps
+// (the forms the kernels carry).
+UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length,
+                                    int32_t max_stride, int32_t max_taps);
 
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const BackwardAxis& axis);

@@ -68,9 +68,10 @@ HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT sr
 }
 
 // GatherExact over `rows` rows, element by element: an element's columns are worked out once
-// for all the rows (the uniform form's edges, a few elements of every row of a group).
+// for all the rows (the uniform form's edges, a few elements of every row of a group). Not
+// inlined: one copy per column layout serves every stride and tap count.
 template <class Columns>
-HWY_INLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const float* src,
+HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const float* src,
                                 ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride, size_t from,
                                 size_t to, Columns column) {
   constexpr int32_t kMaxTaps = 16;
@@ -234,7 +235,6 @@ void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* sr
 
 using UniformRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, float*,
                                     ptrdiff_t);
-constexpr int kMaxUniformTaps = 8;
 
 template <int kStride, int... kTaps>
 constexpr std::array<UniformRowFunction, sizeof...(kTaps)> UniformRowsForStride(
@@ -245,11 +245,12 @@ constexpr std::array<UniformRowFunction, sizeof...(kTaps)> UniformRowsForStride(
 // The row function for the axis's stride and tap count, or nullptr.
 UniformRowFunction SelectUniformRow(const GatherAxis& axis) {
   using Taps = std::make_integer_sequence<int, kMaxUniformTaps>;
+  static_assert(kMaxUniformStride == 4, "one row of kTable per stride");
   static constexpr std::array<std::array<UniformRowFunction, kMaxUniformTaps>, 4> kTable = {
       UniformRowsForStride<1>(Taps()), UniformRowsForStride<2>(Taps()),
       UniformRowsForStride<3>(Taps()), UniformRowsForStride<4>(Taps())};
-  if (axis.uniform_stride < 1 || axis.uniform_stride > 4 || axis.uniform_count < 1 ||
-      axis.uniform_count > kMaxUniformTaps) {
+  if (axis.uniform_stride < 1 || axis.uniform_stride > kMaxUniformStride ||
+      axis.uniform_count < 1 || axis.uniform_count > kMaxUniformTaps) {
     return nullptr;
   }
   return kTable[axis.uniform_stride - 1][axis.uniform_count - 1];

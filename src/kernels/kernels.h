@@ -29,6 +29,12 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,
                      const float* weights, size_t count);
 
+// The uniform interiors the W kernels carry compiled forms for (see GatherAxis); a plan keeps a
+// uniform interior only within these, and otherwise uses the blocked form. Sixteen taps cover
+// bicubic upsampling by 4.
+inline constexpr int32_t kMaxUniformStride = 4;
+inline constexpr int32_t kMaxUniformTaps = 16;
+
 // One axis of the W pass, as pointers into plan data.
 //  - Exact runs: element i is sum_k weights[offset[i] + k] * src[first[i] + k].
 //  - Optionally the same matrix cut into blocks of `block_lanes` consecutive elements, each a
@@ -38,7 +44,7 @@ void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff
 //    One broadcast-FMA then serves a whole vector of elements.
 //  - Optionally a uniform interior: for begin <= i < end, element i is
 //    sum_{k < count} uniform_weights[k] * src[stride * i + uniform_offset + k] (the same runs,
-//    written once), with stride 1 to 4.
+//    written once), with stride 1 to kMaxUniformStride and at most kMaxUniformTaps taps.
 struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
