@@ -72,8 +72,8 @@ HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT sr
 // inlined: one copy per column layout serves every stride and tap count.
 template <class Columns>
 HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const float* src,
-                                ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride, size_t from,
-                                size_t to, Columns column) {
+                                  ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride,
+                                  size_t from, size_t to, Columns column) {
   constexpr int32_t kMaxTaps = 16;
   for (size_t i = from; i < to; ++i) {
     const int32_t begin = axis.offset[i];
