@@ -19,6 +19,12 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Where column j of a row lies when it is split by column phase modulo kPhases (below).
+template <int kPhases>
+HWY_INLINE size_t SplitIndex(size_t j, size_t phase_length) {
+  return (j % kPhases) * phase_length + j / kPhases;
+}
+
 // Where a combined row goes. kPhases == 1: in natural order. kPhases == 2 or 4: split by column
 // phase, column j at dst[(j % kPhases) * phase_length + j / kPhases], so that a W pass with
 // that stride reads each of its taps with one plain unaligned load: the de-interleaving is
@@ -30,7 +36,7 @@ struct RowSink {
   size_t phase_length;  // unused for natural order
 
   void StoreScalar(size_t column, float value) const {
-    dst[(column % kPhases) * phase_length + column / kPhases] = value;
+    dst[SplitIndex<kPhases>(column, phase_length)] = value;
   }
 
   // Columns [column, column + valid) from the first `valid` lanes of v.

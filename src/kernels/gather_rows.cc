@@ -47,7 +47,7 @@ struct NaturalColumns {
 template <int kPhases>
 struct SplitColumns {
   size_t phase_length;
-  size_t operator()(size_t j) const { return (j % kPhases) * phase_length + j / kPhases; }
+  size_t operator()(size_t j) const { return SplitIndex<kPhases>(j, phase_length); }
 };
 
 // Exact runs of elements [from, to), one at a time, with the same operations in the same order
@@ -191,7 +191,7 @@ HWY_INLINE void GatherUniform(const GatherAxis& axis, size_t rows, const float* 
 template <int kStride, int kTaps>
 void GatherUniformRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                        float* dst, ptrdiff_t dst_stride) {
-  static_assert(kTaps >= 1 && kStride >= 1 && kStride <= 4, "");
+  static_assert(kTaps >= 1 && kStride >= 1 && kStride <= kMaxUniformStride, "");
   const hn::ScalableTag<float> d;
   const int64_t offset = axis.uniform_offset;
   float weights[kTaps];  // a local, so the compiler knows the stores to dst cannot change it
@@ -400,7 +400,9 @@ class SourcePrefetcher {
         row_bytes_(row_bytes),
         src_row0_(src_row0),
         bytes_per_row_(bytes_per_row),
-        rows_ahead_(static_cast<int64_t>((kPrefetchBytes + bytes_per_row - 1) / bytes_per_row)) {
+        rows_ahead_(bytes_per_row == 0 ? 0
+                                       : static_cast<int64_t>((kPrefetchBytes + bytes_per_row - 1) /
+                                                              bytes_per_row)) {
     // The band's last source row: nothing past it is touched.
     for (size_t i = row_end; i-- > row_begin;) {
       const int32_t count = runs.offset[i + 1] - runs.offset[i];
