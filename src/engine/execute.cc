@@ -283,7 +283,7 @@ class ChannelsLastTask {
     for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
       const float* weights = ax_h.weights.data() + ax_h.offset[hi];
       const int32_t count = ax_h.count(hi);
-      const int64_t first_row = count > 0 ? ax_h.first[hi] : row0;
+      const int64_t first_row = row0 + RunRowOffset(ax_h, hi, row0);
       if (dense) {
         CombineRowsFrom(plan_.dtype, scratch_.source, out_w_ * width_, GradPixel(first_row, 0),
                         plan_.grad.stride_h, weights, count);
