@@ -67,9 +67,35 @@ HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT sr
   }
 }
 
+// One element of `rows` rows whose run has kCount taps, at the given (stored) columns.
+template <int kCount>
+void GatherExactElement(const float* HWY_RESTRICT w, const size_t* index, size_t rows,
+                        const float* src, ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride) {
+  for (size_t row = 0; row < rows; ++row) {
+    const float* x = src + static_cast<ptrdiff_t>(row) * src_stride;
+    float acc = w[0] * x[index[0]];
+    for (int k = 1; k < kCount; ++k) acc = MulAddLikeVectors(w[k], x[index[k]], acc);
+    *(dst + static_cast<ptrdiff_t>(row) * dst_stride) = acc;
+  }
+}
+
+using ElementFunction = void (*)(const float*, const size_t*, size_t, const float*, ptrdiff_t,
+                                 float*, ptrdiff_t);
+constexpr int kMaxCompiledTaps = 8;
+
+template <int... kCounts>
+constexpr std::array<ElementFunction, sizeof...(kCounts)> ElementFunctions(
+    std::integer_sequence<int, kCounts...>) {
+  return {&GatherExactElement<kCounts + 1>...};
+}
+constexpr std::array<ElementFunction, kMaxCompiledTaps> kElementFunctions =
+    ElementFunctions(std::make_integer_sequence<int, kMaxCompiledTaps>());
+
 // GatherExact over `rows` rows, element by element: an element's columns are worked out once
-// for all the rows (the uniform form's edges, a few elements of every row of a group). Not
-// inlined: one copy per column layout serves every stride and tap count.
+// for all the rows (the uniform form's edges, a few elements of every row of a group). Runs of
+// up to kMaxCompiledTaps taps (every bilinear edge) have their tap count compiled in, so an element
+// costs a few instructions of set-up rather than a pass over the longest run's slots. Not inlined:
+// one copy per column layout serves every stride and tap count.
 template <class Columns>
 HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const float* src,
                                   ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride,
@@ -78,6 +104,12 @@ HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const flo
   for (size_t i = from; i < to; ++i) {
     const int32_t begin = axis.offset[i];
     const int32_t count = axis.offset[i + 1] - begin;
+    float* dst_column = dst + i;
+    if (count == 0) {
+      for (size_t row = 0; row < rows; ++row)
+        dst_column[static_cast<ptrdiff_t>(row) * dst_stride] = 0.0f;
+      continue;
+    }
     if (count > kMaxTaps) {
       for (size_t row = 0; row < rows; ++row) {
         GatherExact(axis, src + static_cast<ptrdiff_t>(row) * src_stride,
@@ -86,14 +118,18 @@ HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const flo
       continue;
     }
     const float* w = axis.weights + begin;
-    const auto first = static_cast<size_t>(count > 0 ? axis.first[i] : 0);
+    const auto first = static_cast<size_t>(axis.first[i]);
     size_t index[kMaxTaps];
     for (int32_t k = 0; k < count; ++k) index[k] = column(first + static_cast<size_t>(k));
+    if (count <= kMaxCompiledTaps) {
+      kElementFunctions[count - 1](w, index, rows, src, src_stride, dst_column, dst_stride);
+      continue;
+    }
     for (size_t row = 0; row < rows; ++row) {
       const float* x = src + static_cast<ptrdiff_t>(row) * src_stride;
-      float acc = count > 0 ? w[0] * x[index[0]] : 0.0f;
+      float acc = w[0] * x[index[0]];
       for (int32_t k = 1; k < count; ++k) acc = MulAddLikeVectors(w[k], x[index[k]], acc);
-      dst[static_cast<ptrdiff_t>(row) * dst_stride + static_cast<ptrdiff_t>(i)] = acc;
+      dst_column[static_cast<ptrdiff_t>(row) * dst_stride] = acc;
     }
   }
 }
