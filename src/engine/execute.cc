@@ -129,14 +129,23 @@ class PlanarTask {
     } else if (grad_direct_) {
       GatherRows(gather_, rows, reinterpret_cast<const float*>(GradRow(row0)), plan_.grad.stride_h,
                  scratch_.tile, in_w_);
-    } else {
+    } else if (plan_.axis_w.identity) {
       for (int64_t r = 0; r < rows; ++r) {
-        float* dst = scratch_.tile + r * in_w_;
-        if (plan_.axis_w.identity) {
-          LoadAsFloat(plan_.dtype, GradRow(row0 + r), plan_.grad.stride_w, out_w_, dst);
-        } else {
-          WPassRow(GradRowAsFloat(row0 + r, scratch_.source), dst);
+        LoadAsFloat(plan_.dtype, GradRow(row0 + r), plan_.grad.stride_w, out_w_,
+                    scratch_.tile + r * in_w_);
+      }
+    } else {
+      // A row group at a time, so the W pass shares its weight loads across rows as it does
+      // on float rows read in place.
+      const auto group_rows = static_cast<int64_t>(kRowGroup);
+      for (int64_t r0 = 0; r0 < rows; r0 += group_rows) {
+        const int64_t group = std::min(group_rows, rows - r0);
+        for (int64_t r = 0; r < group; ++r) {
+          LoadAsFloat(plan_.dtype, GradRow(row0 + r0 + r), plan_.grad.stride_w, out_w_,
+                      scratch_.source + r * out_w_);
         }
+        GatherRows(gather_, static_cast<size_t>(group), scratch_.source, out_w_,
+                   scratch_.tile + r0 * in_w_, in_w_);
       }
     }
     const BackwardAxis& ax_h = plan_.axis_h;
