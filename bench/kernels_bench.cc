@@ -1,8 +1,8 @@
 // Google Benchmark over the kernels alone, on the dispatched target, with every row in L1/L2:
 // what one row of each kernel family costs, apart from memory traffic and threading. The rows
 // are shaped like the standard suite's (bilinear 2x: stride-2 uniform interior of 4 taps;
-// bicubic AA downsampling: blocked windows). Reports elements per second of the kernel's
-// output; use --benchmark_filter to pick a family.
+// bicubic AA downsampling: blocked windows; bilinear 256 -> 224: periodic interior). Reports
+// elements per second of the kernel's output; use --benchmark_filter to pick a family.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -31,17 +31,25 @@ std::vector<float> RandomFloats(size_t n) {
 struct WidthAxis {
   BackwardAxis exact;
   UniformInterior uniform;
+  PeriodicInterior periodic;
   BlockedAxis blocked;
   kernels::GatherAxis view;
 
-  WidthAxis(const ForwardAxis& forward, bool allow_uniform) : exact(Transpose(forward)) {
+  // Uniform or periodic interiors where allowed and found, else the blocked form.
+  WidthAxis(const ForwardAxis& forward, bool allow_uniform, bool allow_periodic = false)
+      : exact(Transpose(forward)) {
     const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
     if (allow_uniform) {
       uniform = FindUniformInterior(exact, 2 * lanes, kernels::kMaxUniformStride,
                                     kernels::kMaxUniformTaps);
     }
-    if (uniform.stride == 0) blocked = BlockAxis(exact, lanes, size_t{8} << 20);
-    view = MakeGatherAxis(exact, &uniform, &blocked);
+    if (allow_periodic && uniform.stride == 0) {
+      periodic = FindPeriodicInterior(exact, lanes, kernels::kMaxPeriodicTaps, 2);
+    }
+    if (uniform.stride == 0 && periodic.lanes == 0) {
+      blocked = BlockAxis(exact, lanes, size_t{8} << 20);
+    }
+    view = MakeGatherAxis(exact, &uniform, &blocked, &periodic);
   }
 };
 
@@ -69,8 +77,9 @@ void BM_CombineRows(benchmark::State& state) {
 BENCHMARK(BM_CombineRows)->Arg(64)->Arg(128)->Arg(512);
 
 // The W pass over kRowGroup rows of a forward in -> out axis.
-void GatherBench(benchmark::State& state, const ForwardAxis& forward, bool allow_uniform) {
-  const WidthAxis axis(forward, allow_uniform);
+void GatherBench(benchmark::State& state, const ForwardAxis& forward, bool allow_uniform,
+                 bool allow_periodic = false) {
+  const WidthAxis axis(forward, allow_uniform, allow_periodic);
   const size_t rows = kernels::kRowGroup;
   const std::vector<float> src = RandomFloats(rows * axis.view.source_length);
   std::vector<float> dst(rows * axis.view.length);
@@ -98,6 +107,18 @@ void BM_GatherRowsBlockedBicubicAA4x(benchmark::State& state) {
   GatherBench(state, BicubicAA(state.range(0), state.range(0) / 4), false);
 }
 BENCHMARK(BM_GatherRowsBlockedBicubicAA4x)->Arg(512);
+
+// Case 4's W pass (bilinear 256 -> 224, runs repeating every 8 results): the periodic form
+// against the blocked form it replaces (the periodic one needs a period that fits the lanes).
+void BM_GatherRowsPeriodicEightSevenths(benchmark::State& state) {
+  GatherBench(state, Bilinear(state.range(0), state.range(0) * 7 / 8), false, true);
+}
+BENCHMARK(BM_GatherRowsPeriodicEightSevenths)->Arg(256);
+
+void BM_GatherRowsBlockedEightSevenths(benchmark::State& state) {
+  GatherBench(state, Bilinear(state.range(0), state.range(0) * 7 / 8), false);
+}
+BENCHMARK(BM_GatherRowsBlockedEightSevenths)->Arg(256);
 
 // The planar H-first row group: H pass of kRowGroup rows, then their W pass, for bilinear 2x
 // (forward in -> 2 * in on both axes) from `dtype` source rows.

@@ -236,5 +236,41 @@ TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
   EXPECT_GE(bicubic_big_factors_uniform, 4);  // bicubic x3 and x4 at in_w 40 and 64
 }
 
+// A rational W ratio (8/7, the suite's 256 -> 224) plans the periodic form, alone, where its
+// period fits the target's lanes, and the results through both pass orders and several threads
+// match the naive product.
+TEST(Engine, RationalRatiosPlanAndRunThePeriodicForm) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  if (lanes % 8 != 0)
+    GTEST_SKIP() << "a period of 8 needs 8 or 16 lanes; this target has " << lanes;
+  const Problem p = {2, 3, 24, 64, 21, 56, false};
+  const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{24, 21, false, 0.0}));
+  const BackwardAxis ax_w = Transpose(BuildBilinearAxis(AxisSpec{64, 56, false, 0.0}));
+  PlaneView grad, result;
+  grad.n = result.n = p.n;
+  grad.c = result.c = p.c;
+  grad.h = p.out_h;
+  grad.w = p.out_w;
+  result.h = p.in_h;
+  result.w = p.in_w;
+  for (PlaneView* v : {&grad, &result}) {
+    v->stride_w = 1;
+    v->stride_h = v->w;
+    v->stride_c = v->h * v->w;
+    v->stride_n = v->c * v->stride_c;
+  }
+  const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+  EXPECT_EQ(plan.axis_w_periodic.lanes, lanes);
+  EXPECT_EQ(plan.axis_w_periodic.period, 8);
+  EXPECT_EQ(plan.axis_w_uniform.stride, 0);  // one vector form per axis
+  EXPECT_EQ(plan.axis_w_blocked.lanes, 0);
+  for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+    for (int threads : {1, 3}) {
+      RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
+      RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aclnn_upsample

@@ -200,6 +200,73 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
   EXPECT_GT(uniform_axes, 100);  // the interiors are found, so the fast path is exercised
 }
 
+// Ratios whose runs repeat every `period` result elements (8/7 as in the suite's 256 -> 224,
+// 4/3, 1.5x upsampling, downsampling by 2 and 4, and period-1 strides the uniform form does not
+// carry) give periodic interiors wherever the period divides this target's lanes. The
+// vectorised interior must equal the exact runs bit for bit, NaN and Inf included (a lane with
+// a short run must not touch its padding taps), over several rows, and never read outside the
+// source rows (they are exactly as long as the axis says, for AddressSanitizer).
+TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns) {
+  const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
+  struct Ratio {
+    int64_t period, shift;  // result elements per period, source columns per period
+  };
+  int periodic_axes = 0;
+  for (const Ratio ratio : {Ratio{8, 7}, Ratio{4, 3}, Ratio{2, 3}, Ratio{2, 1}, Ratio{4, 1},
+                            Ratio{8, 5}, Ratio{1, 5}, Ratio{1, 6}}) {
+    for (int64_t periods = 1; periods <= 40; periods += 3) {
+      for (bool bicubic : {false, true}) {
+        const AxisSpec spec{ratio.period * periods, ratio.shift * periods, false, 0.0};
+        const BackwardAxis exact =
+            Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+        const PeriodicInterior periodic =
+            FindPeriodicInterior(exact, lanes, kernels::kMaxPeriodicTaps, 1);
+        if (periodic.lanes == 0) continue;
+        ++periodic_axes;
+        ASSERT_EQ(lanes % periodic.period, 0);
+        ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes, exact.in_size);
+        const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+        const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
+        const int64_t width = exact.out_size, length = exact.in_size;
+        for (int poison = 0; poison < 3; ++poison) {
+          constexpr int64_t kRows = 3;
+          std::vector<float> src = Random(kRows * width, 60 + poison);
+          if (poison == 1) src[width + width / 2] = NAN;
+          if (poison == 2) {
+            src[0] = INFINITY;
+            src[kRows * width - 1] = NAN;
+          }
+          std::vector<float> expected(kRows * length), actual(kRows * length);
+          kernels::GatherRows(view, kRows, src.data(), width, expected.data(), length);
+          kernels::GatherRows(fast, kRows, src.data(), width, actual.data(), length);
+          for (int64_t i = 0; i < kRows * length; ++i) {
+            ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+                << "ratio " << ratio.period << "/" << ratio.shift << " periods " << periods
+                << (bicubic ? " bicubic" : " bilinear") << " row " << i / length << " i "
+                << i % length;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(periodic_axes, 20);  // the interiors are found, so the fast path is exercised
+}
+
+// The suite's case 4 (bilinear 256 -> 224) repeats every 8 results over its whole length, with
+// at most 2 taps in 7 source columns: one load per vector for AVX2 and AVX-512 lanes.
+TEST(PeriodicInterior, FoundForEightSeventhsWhereThePeriodFitsTheLanes) {
+  const BackwardAxis axis = Transpose(BuildBilinearAxis(AxisSpec{256, 224, false, 0.0}));
+  for (int32_t lanes : {8, 16}) {
+    const PeriodicInterior periodic = FindPeriodicInterior(axis, lanes, 8, 2);
+    EXPECT_EQ(periodic.lanes, lanes);
+    EXPECT_EQ(periodic.period, 8);
+    EXPECT_EQ(periodic.step, 7 * lanes / 8);
+    EXPECT_EQ(periodic.taps, 2);
+    EXPECT_LE(periodic.span, lanes);
+    EXPECT_GE(int64_t{periodic.vectors} * lanes, 256 - 2 * lanes);
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, GatherRowsExactRunsAgreeBitwiseWithCombineRows) {
   const RandomAxis axis = MakeRandomAxis(37, 50, 5);
   const std::vector<float> src = Random(50, 6);

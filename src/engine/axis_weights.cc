@@ -134,4 +134,71 @@ UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length
   return uniform;
 }
 
+PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, int32_t max_taps,
+                                      int32_t min_vectors) {
+  const int32_t length = axis.in_size;
+  if (lanes < 1 || min_vectors < 1 || length < int64_t{lanes} * min_vectors) return {};
+  const int32_t middle = (length - 1) / 2;
+  for (int32_t period = 1; period <= lanes; period *= 2) {
+    if (lanes % period != 0 || middle + period >= length) continue;
+    const int32_t shift = axis.first[middle + period] - axis.first[middle];
+    // Whether index i's run is index (i + period)'s shifted back by `shift`.
+    auto repeats = [&](int32_t i) {
+      const int32_t count = axis.count(i);
+      return count == axis.count(i + period) && count <= max_taps &&
+             (count == 0 || axis.first[i + period] == axis.first[i] + shift) &&
+             std::equal(axis.weights.data() + axis.offset[i],
+                        axis.weights.data() + axis.offset[i] + count,
+                        axis.weights.data() + axis.offset[i + period]);
+    };
+    // [begin, end) holds runs that all repeat: every index in it shares its phase's run.
+    int32_t begin = middle, end = middle;
+    while (begin > 0 && repeats(begin - 1)) --begin;
+    while (end + period < length && repeats(end)) ++end;
+    end += period;  // the last period's runs are the images of the one before
+    if (end - begin < int64_t{lanes} * min_vectors) continue;
+
+    PeriodicInterior periodic;
+    periodic.lanes = lanes;
+    periodic.period = period;
+    periodic.begin = begin;
+    periodic.step = shift * (lanes / period);
+    int32_t lowest = axis.out_size, highest = -1, taps = 0;
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int32_t count = axis.count(begin + l);
+      if (count == 0) continue;
+      lowest = std::min(lowest, axis.first[begin + l]);
+      highest = std::max(highest, axis.first[begin + l] + count - 1);
+      taps = std::max(taps, count);
+    }
+    if (taps == 0 || highest - lowest + 1 > 2 * lanes) continue;
+    periodic.base = lowest;
+    periodic.taps = taps;
+    periodic.span = highest - lowest + 1;
+    periodic.counts.assign(lanes, 0);
+    periodic.index.assign(static_cast<size_t>(taps) * lanes, 0);
+    periodic.weights.assign(static_cast<size_t>(taps) * lanes, 0.0f);
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int32_t count = axis.count(begin + l);
+      periodic.counts[l] = count;
+      for (int32_t k = 0; k < count; ++k) {
+        periodic.index[k * lanes + l] = axis.first[begin + l] + k - lowest;
+        periodic.weights[k * lanes + l] = axis.weights[axis.offset[begin + l] + k];
+      }
+    }
+    // Whole vectors inside the interior whose loads (one or two vectors from the base) stay
+    // inside the row.
+    const int64_t loaded = periodic.span > lanes ? 2 * lanes : lanes;
+    int64_t vectors = (end - begin) / lanes;
+    while (vectors > 0 &&
+           lowest + (vectors - 1) * int64_t{periodic.step} + loaded > axis.out_size) {
+      --vectors;
+    }
+    if (vectors < min_vectors) continue;
+    periodic.vectors = static_cast<int32_t>(vectors);
+    return periodic;
+  }
+  return {};
+}
+
 }  // namespace aclnn_upsample

@@ -78,6 +78,30 @@ struct UniformInterior {
 UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length,
                                     int32_t max_stride, int32_t max_taps);
 
+// Where runs repeat with a period of `period` input indices (a divisor of the vector lanes),
+// shifted by a constant number of output indices per period: the interior of a rational
+// resampling ratio such as 256/224 = 8/7. Every vector of `lanes` consecutive input indices
+// from `begin` then has the same lane pattern: lane l's tap k is output index
+// base + m * step + index[k * lanes + l] for vector m, with weight weights[k * lanes + l]; taps
+// at or past a lane's run length (counts[l]) are not part of it. A vector reads `span` output
+// indices from its base, at most two vectors' worth.
+struct PeriodicInterior {
+  int32_t lanes = 0;  // 0: none found
+  int32_t period = 0;
+  int32_t begin = 0, vectors = 0;
+  int32_t base = 0, step = 0;
+  int32_t taps = 0, span = 0;
+  std::vector<int32_t> counts;  // per lane
+  std::vector<int32_t> index;   // taps x lanes
+  std::vector<float> weights;   // taps x lanes (0 past a lane's run)
+};
+
+// Finds the periodic interior around the middle of the axis for `lanes`-wide vectors, with
+// at most `max_taps` taps per run and at least `min_vectors` whole vectors; the smallest
+// period that divides `lanes` wins.
+PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, int32_t max_taps,
+                                      int32_t min_vectors);
+
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const BackwardAxis& axis);
 

@@ -40,7 +40,8 @@ Scratch SlotScratch(const Plan& plan, void* workspace, int slot) {
 }
 
 GatherAxis WidthGather(const Plan& plan) {
-  return MakeGatherAxis(plan.axis_w, &plan.axis_w_uniform, &plan.axis_w_blocked);
+  return MakeGatherAxis(plan.axis_w, &plan.axis_w_uniform, &plan.axis_w_blocked,
+                        &plan.axis_w_periodic);
 }
 
 // Where the H pass of result row `hi` starts reading, in rows past the band's first row `row0`

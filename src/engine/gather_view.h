@@ -1,5 +1,6 @@
 // The kernels' view of a W axis: pointers into plan data (the exact runs and, when present,
-// the uniform interior and the blocked form). The one place plan data becomes a GatherAxis.
+// the uniform or periodic interior and the blocked form). The one place plan data becomes a
+// GatherAxis.
 #ifndef ACLNN_UPSAMPLE_ENGINE_GATHER_VIEW_H_
 #define ACLNN_UPSAMPLE_ENGINE_GATHER_VIEW_H_
 
@@ -8,9 +9,10 @@
 
 namespace aclnn_upsample {
 
-// `uniform` and `blocked` may be null (or empty) to leave those forms out.
+// `uniform`, `blocked` and `periodic` may be null (or empty) to leave those forms out.
 inline kernels::GatherAxis MakeGatherAxis(const BackwardAxis& exact, const UniformInterior* uniform,
-                                          const BlockedAxis* blocked) {
+                                          const BlockedAxis* blocked,
+                                          const PeriodicInterior* periodic = nullptr) {
   kernels::GatherAxis axis;
   axis.length = static_cast<size_t>(exact.in_size);
   axis.source_length = static_cast<size_t>(exact.out_size);
@@ -24,6 +26,18 @@ inline kernels::GatherAxis MakeGatherAxis(const BackwardAxis& exact, const Unifo
     axis.uniform_offset = uniform->offset;
     axis.uniform_count = static_cast<int32_t>(uniform->weights.size());
     axis.uniform_weights = uniform->weights.data();
+  }
+  if (periodic != nullptr && periodic->lanes > 0) {
+    axis.periodic_lanes = periodic->lanes;
+    axis.periodic_begin = periodic->begin;
+    axis.periodic_vectors = periodic->vectors;
+    axis.periodic_base = periodic->base;
+    axis.periodic_step = periodic->step;
+    axis.periodic_taps = periodic->taps;
+    axis.periodic_span = periodic->span;
+    axis.periodic_counts = periodic->counts.data();
+    axis.periodic_index = periodic->index.data();
+    axis.periodic_weights = periodic->weights.data();
   }
   if (blocked != nullptr && blocked->lanes > 0) {
     axis.block_lanes = static_cast<size_t>(blocked->lanes);

@@ -20,6 +20,8 @@ constexpr int64_t kTasksPerThread = 4;
 // Channels-last pays once a C-vector fills at least one AVX2 register.
 constexpr int64_t kMinChannelsLastChannels = 8;
 constexpr int64_t kMaxChannelBlock = 512;
+// A periodic interior pays once it fills a few vectors (else the blocked form serves).
+constexpr int32_t kMinPeriodicVectors = 2;
 // Blocked W-pass weights beyond this many floats are not worth their memory.
 constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
@@ -150,6 +152,23 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
         plan.axis_w_blocked =
             BlockAxis(plan.axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
         w_row_steps = plan.axis_w_blocked.lanes > 0 ? plan.axis_w_blocked.window_steps : taps_w;
+        plan.axis_w_periodic = FindPeriodicInterior(plan.axis_w, static_cast<int32_t>(lanes),
+                                                    kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
+      }
+      if (plan.axis_w_periodic.lanes > 0) {
+        // A blocked step is a broadcast and an FMA; a periodic tap a permute (two and a blend
+        // when the span takes two loads), an FMA and, for short runs, a blend.
+        const PeriodicInterior& periodic = plan.axis_w_periodic;
+        const int64_t interior = int64_t{periodic.vectors} * lanes;
+        const int64_t steps_per_tap = periodic.span > lanes ? 3 : 2;
+        const int64_t periodic_steps =
+            periodic.vectors * periodic.taps * steps_per_tap + (in_w - interior) * periodic.taps;
+        if (periodic_steps < w_row_steps) {
+          w_row_steps = periodic_steps;
+          plan.axis_w_blocked = BlockedAxis();  // one vector form per axis
+        } else {
+          plan.axis_w_periodic = PeriodicInterior();
+        }
       }
     }
     const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +

@@ -45,12 +45,13 @@ struct Plan {
   PlaneView result;  // out:     (N, C, H_in, W_in)
   BackwardAxis axis_h;
   BackwardAxis axis_w;
-  UniformInterior axis_w_uniform;  // planar W pass: the vectorised interior, if uniform
-  BlockedAxis axis_w_blocked;      // planar W pass: vectorised form otherwise (may be empty)
-  std::vector<RowBand> bands;      // the row bands of one plane, in order
-  int64_t channel_block = 1;       // channels-last: channels per task
-  int64_t num_tasks = 0;           // planes (or image x channel block) x bands
-  int num_slots = 1;               // worker slots, each with its own scratch
+  UniformInterior axis_w_uniform;    // planar W pass: the vectorised interior, if uniform
+  PeriodicInterior axis_w_periodic;  // planar W pass: else the vectorised periodic interior
+  BlockedAxis axis_w_blocked;        // planar W pass: vectorised form otherwise (may be empty)
+  std::vector<RowBand> bands;        // the row bands of one plane, in order
+  int64_t channel_block = 1;         // channels-last: channels per task
+  int64_t num_tasks = 0;             // planes (or image x channel block) x bands
+  int num_slots = 1;                 // worker slots, each with its own scratch
   // Scratch per slot, in floats: the intermediate tile, source rows converted to float, and
   // result rows in float before conversion.
   size_t tile_floats = 0;

@@ -1,8 +1,11 @@
-// The planar W pass: each result element gathers a short run of its source row. Three forms,
+// The planar W pass: each result element gathers a short run of its source row. Four forms,
 // fastest first:
 //  - uniform interior: where every element's run has the same weights and starts `stride`
 //    columns after its neighbour's (an integer upsampling factor, e.g. bilinear 2x), a vector
 //    of elements is a weighted sum of de-interleaved loads; bit-identical to the exact runs;
+//  - periodic interior: where runs repeat every few elements (a rational ratio such as 8/7),
+//    every vector has the same lane pattern: one or two loads permuted into lanes per tap;
+//    bit-identical to the exact runs;
 //  - blocked: a block of `lanes` elements shares one dense window of source columns, so each
 //    step is a broadcast source value times a vector of weights (finite rows only, so that the
 //    window's zero weights never multiply a NaN or Inf);
@@ -269,6 +272,74 @@ void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* sr
       });
 }
 
+// The periodic form: every vector of the interior has the same lane pattern (kernels.h), so
+// its taps are one or two plain loads from the vector's base, permuted into lanes. A lane whose
+// run is shorter than the longest keeps its sum through the extra taps (a blend, not a multiply
+// by 0), so each lane sees exactly its run's operations in GatherExact's order: the bits are
+// the exact runs', NaN and Inf included.
+template <int kTaps, bool kTwoLoads>
+void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
+                        float* dst, ptrdiff_t dst_stride) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const auto lanes = static_cast<int32_t>(hn::Lanes(d));
+  const auto lane_of = hn::Set(di, lanes - 1);  // lanes is a power of two
+  const auto lanes_v = hn::Set(di, lanes);
+  const auto counts = hn::LoadU(di, axis.periodic_counts);
+  const int32_t* HWY_RESTRICT index = axis.periodic_index;
+  const float* HWY_RESTRICT weights = axis.periodic_weights;
+  // Taps below every lane's run length need no blend.
+  const int32_t all_in_run = *std::min_element(axis.periodic_counts, axis.periodic_counts + lanes);
+  for (size_t row = 0; row < rows; ++row) {
+    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride + axis.periodic_base;
+    float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
+    for (int32_t m = 0; m < axis.periodic_vectors; ++m) {
+      const float* base = src_row + static_cast<ptrdiff_t>(m) * axis.periodic_step;
+      const auto low = hn::LoadU(d, base);
+      auto acc = hn::Zero(d);
+      for (int k = 0; k < kTaps; ++k) {
+        const auto column = hn::LoadU(di, index + k * lanes);
+        const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
+        auto x = hn::TableLookupLanes(low, lane);
+        if constexpr (kTwoLoads) {
+          const auto high = hn::LoadU(d, base + lanes);
+          x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
+                             hn::TableLookupLanes(high, lane));
+        }
+        const auto w = hn::LoadU(d, weights + k * lanes);
+        const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
+        acc = k < all_in_run
+                  ? sum
+                  : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), counts)), sum, acc);
+      }
+      hn::StoreU(acc, d, out + static_cast<ptrdiff_t>(m) * lanes);
+    }
+  }
+}
+
+using PeriodicRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, float*,
+                                     ptrdiff_t);
+
+template <bool kTwoLoads, int... kTaps>
+constexpr std::array<PeriodicRowFunction, sizeof...(kTaps)> PeriodicRowsForLoads(
+    std::integer_sequence<int, kTaps...>) {
+  return {&GatherPeriodicRows<kTaps + 1, kTwoLoads>...};
+}
+
+// The periodic-row function for the axis's tap count and span, or nullptr when the axis has no
+// periodic interior for this target's lanes.
+PeriodicRowFunction SelectPeriodicRow(const GatherAxis& axis) {
+  using Taps = std::make_integer_sequence<int, kMaxPeriodicTaps>;
+  static constexpr std::array<std::array<PeriodicRowFunction, kMaxPeriodicTaps>, 2> kTable = {
+      PeriodicRowsForLoads<false>(Taps()), PeriodicRowsForLoads<true>(Taps())};
+  const auto lanes = static_cast<int32_t>(hn::Lanes(hn::ScalableTag<float>()));
+  if (axis.periodic_lanes != lanes || axis.periodic_vectors < 1 || axis.periodic_taps < 1 ||
+      axis.periodic_taps > kMaxPeriodicTaps || axis.periodic_span > 2 * lanes) {
+    return nullptr;
+  }
+  return kTable[axis.periodic_span > lanes ? 1 : 0][axis.periodic_taps - 1];
+}
+
 using UniformRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, float*,
                                     ptrdiff_t);
 
@@ -354,6 +425,15 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   const hn::ScalableTag<float> d;
   if (const UniformRowFunction uniform_rows = SelectUniformRow(axis)) {
     uniform_rows(axis, rows, src, src_stride, dst, dst_stride);
+    return;
+  }
+  if (const PeriodicRowFunction periodic_rows = SelectPeriodicRow(axis)) {
+    periodic_rows(axis, rows, src, src_stride, dst, dst_stride);
+    const auto begin = static_cast<size_t>(axis.periodic_begin);
+    const size_t end = begin + static_cast<size_t>(axis.periodic_vectors) * hn::Lanes(d);
+    GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, 0, begin, NaturalColumns());
+    GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, end, axis.length,
+                    NaturalColumns());
     return;
   }
   const bool blocked = axis.block_lanes == hn::Lanes(d);

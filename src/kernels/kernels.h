@@ -34,6 +34,9 @@ void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff
 // bicubic upsampling by 4.
 inline constexpr int32_t kMaxUniformStride = 4;
 inline constexpr int32_t kMaxUniformTaps = 16;
+// The periodic interiors the W kernels carry: runs of up to 8 taps (bicubic AA at ratios near
+// 1 has about 6).
+inline constexpr int32_t kMaxPeriodicTaps = 8;
 
 // One axis of the W pass, as pointers into plan data.
 //  - Exact runs: element i is sum_k weights[offset[i] + k] * src[first[i] + k].
@@ -45,6 +48,11 @@ inline constexpr int32_t kMaxUniformTaps = 16;
 //  - Optionally a uniform interior: for begin <= i < end, element i is
 //    sum_{k < count} uniform_weights[k] * src[stride * i + uniform_offset + k] (the same runs,
 //    written once), with stride 1 to kMaxUniformStride and at most kMaxUniformTaps taps.
+//  - Optionally a periodic interior, for vectors of exactly periodic_lanes elements: vector m
+//    covers elements periodic_begin + m * lanes + l (l < lanes, m < periodic_vectors) and reads
+//    source columns from periodic_base + m * periodic_step; lane l's tap k (k <
+//    periodic_counts[l]) is column periodic_index[k * lanes + l] from there with weight
+//    periodic_weights[k * lanes + l]. At most kMaxPeriodicTaps taps and 2 * lanes columns.
 struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
@@ -55,16 +63,24 @@ struct GatherAxis {
   int32_t uniform_begin = 0, uniform_end = 0;
   int32_t uniform_offset = 0, uniform_count = 0;
   const float* uniform_weights = nullptr;
+  int32_t periodic_lanes = 0;  // 0: no periodic interior
+  int32_t periodic_begin = 0, periodic_vectors = 0;
+  int32_t periodic_base = 0, periodic_step = 0;
+  int32_t periodic_taps = 0, periodic_span = 0;
+  const int32_t* periodic_counts = nullptr;
+  const int32_t* periodic_index = nullptr;
+  const float* periodic_weights = nullptr;
   size_t block_lanes = 0;  // 0: no blocked form
   const int32_t* window_begin = nullptr;
   const int32_t* block_offset = nullptr;
   const float* block_weights = nullptr;
 };
 
-// The W pass of `rows` rows: dst row r = gather of src row r. With a uniform interior every
-// row takes it (bit-identical to the exact runs). Otherwise rows holding a NaN or Inf take the
-// exact runs, so that a non-finite value reaches exactly the elements whose formula includes
-// it, and finite rows take the blocked form when it matches this target's lanes.
+// The W pass of `rows` rows: dst row r = gather of src row r. With a uniform or periodic
+// interior (for this target's lanes) every row takes it (bit-identical to the exact runs).
+// Otherwise rows holding a NaN or Inf take the exact runs, so that a non-finite value reaches
+// exactly the elements whose formula includes it, and finite rows take the blocked form when it
+// matches this target's lanes.
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride);
 
