@@ -236,6 +236,23 @@ TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
   EXPECT_GE(bicubic_big_factors_uniform, 4);  // bicubic x3 and x4 at in_w 40 and 64
 }
 
+// Channels-last bilinear 2x: the H pass takes consecutive rows in pairs (their runs share two
+// of four source rows). Every dtype, bands cut by 1 and 3 threads, odd row counts (a row left
+// without a partner), against the naive product and bitwise across thread counts.
+TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
+  for (const Problem& p :
+       {Problem{2, 16, 9, 6, 18, 12, true}, Problem{1, 24, 8, 5, 16, 10, true}}) {
+    const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+    const BackwardAxis ax_w = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      std::vector<uint8_t> one, three;
+      RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 1, &one);
+      RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 3, &three);
+      EXPECT_EQ(one, three) << DTypeName(dtype);
+    }
+  }
+}
+
 // A rational W ratio (8/7, the suite's 256 -> 224) plans the periodic form, alone, where its
 // period fits the target's lanes, and the results through both pass orders and several threads
 // match the naive product.

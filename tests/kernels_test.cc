@@ -113,6 +113,68 @@ TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenComb
   }
 }
 
+// A float's bits, with every NaN as one value: where a NaN meets an Inf - Inf, which NaN comes
+// out (sign, payload) depends on operand order the compiler may pick differently between two
+// code paths; that a NaN comes out does not.
+uint32_t BitsOrNaN(float f) { return std::isnan(f) ? 0x7FC00000u : FloatBits(f); }
+
+// Two overlapping runs at once (the channels-last H pass of consecutive rows): the bits of two
+// CombineRowsFrom calls, for every dtype, lengths around the vector widths, the fused bilinear
+// 2x shape (4 taps shifted by 2) and others, NaN and Inf included.
+TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
+  struct Runs {
+    size_t count0, shift1, count1;
+  };
+  std::mt19937 rng(41);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    for (const Runs runs : {Runs{4, 2, 4}, Runs{4, 1, 4}, Runs{3, 1, 2}, Runs{2, 0, 3},
+                            Runs{5, 2, 4}, Runs{1, 0, 1}}) {
+      for (size_t n = 1; n <= 70; n += (n < 20 ? 1 : 7)) {
+        for (int poison = 0; poison < 2; ++poison) {
+          const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 5;
+          const size_t rows = std::max(runs.count0, runs.shift1 + runs.count1);
+          const size_t total = stride * rows;
+          std::vector<uint16_t> halves(total);
+          std::vector<float> floats(total);
+          for (size_t i = 0; i < total; ++i) {
+            const float v = std::normal_distribution<float>()(rng);
+            halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+            floats[i] = v;
+          }
+          if (poison == 1) {
+            floats[stride * (rows - 1) + n / 2] = NAN;  // the last row: the second run only
+            halves[stride * (rows - 1) + n / 2] = 0x7FC0;
+            floats[n - 1] = INFINITY;  // the first row: the first run only (unless shift1 is 0)
+            halves[n - 1] = dtype == DType::kFloat16 ? 0x7C00 : 0x7F80;
+          }
+          const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
+                                                        : static_cast<const void*>(halves.data());
+          const size_t elem = DTypeSize(dtype);
+          const std::vector<float> weights0 = Random(runs.count0, 42);
+          const std::vector<float> weights1 = Random(runs.count1, 43);
+          std::vector<float> expected0(n), expected1(n), actual0(n), actual1(n);
+          kernels::CombineRowsFrom(dtype, expected0.data(), n, source, stride, weights0.data(),
+                                   runs.count0);
+          kernels::CombineRowsFrom(dtype, expected1.data(), n,
+                                   static_cast<const char*>(source) + runs.shift1 * stride * elem,
+                                   stride, weights1.data(), runs.count1);
+          kernels::CombineRowPairFrom(dtype, actual0.data(), actual1.data(), n, source, stride,
+                                      weights0.data(), runs.count0, runs.shift1, weights1.data(),
+                                      runs.count1);
+          for (size_t j = 0; j < n; ++j) {
+            ASSERT_EQ(BitsOrNaN(actual0[j]), BitsOrNaN(expected0[j]))
+                << DTypeName(dtype) << " runs " << runs.count0 << "/" << runs.shift1 << "/"
+                << runs.count1 << " n " << n << " j " << j;
+            ASSERT_EQ(BitsOrNaN(actual1[j]), BitsOrNaN(expected1[j]))
+                << DTypeName(dtype) << " runs " << runs.count0 << "/" << runs.shift1 << "/"
+                << runs.count1 << " n " << n << " j " << j;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
   const size_t n = 67, count = 9;
   const std::vector<float> src = Random(n * count, 9);
@@ -305,10 +367,6 @@ TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
 // row and GatherRows over it, whatever layout the kernel picks for its scratch rows (natural,
 // or split by column phase for uniform strides 2 and 4), for every dtype, every row range (so
 // partial groups too), NaN and Inf included, and never writing past a result row.
-// A float's bits, with every NaN as one value: where a NaN meets an Inf - Inf, which NaN comes
-// out (sign, payload) depends on operand order the compiler may pick differently between two
-// code paths; that a NaN comes out does not.
-uint32_t BitsOrNaN(float f) { return std::isnan(f) ? 0x7FC00000u : FloatBits(f); }
 
 struct FusedCase {
   BackwardAxis height;

@@ -11,6 +11,7 @@ namespace aclnn_upsample {
 namespace {
 
 using kernels::CombinePixelRuns;
+using kernels::CombineRowPairFrom;
 using kernels::CombineRows;
 using kernels::CombineRowsFrom;
 using kernels::CombineThenGatherRows;
@@ -285,31 +286,66 @@ class ChannelsLastTask {
   }
 
   // The H pass reads gradOut in place, in any dtype (converted in registers): a whole row as
-  // one vector when its pixels are back to back, else pixel by pixel.
+  // one vector when its pixels are back to back, else pixel by pixel. Where the plan allows,
+  // two consecutive rows whose runs overlap are combined at once, sharing their source loads.
   void RunHFirst() {
-    const int64_t row0 = band_->out_row_begin;
     const BackwardAxis& ax_h = plan_.axis_h;
     const bool dense = DenseRows(plan_.grad);
-    for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end; ++hi) {
-      const float* weights = ax_h.weights.data() + ax_h.offset[hi];
-      const int32_t count = ax_h.count(hi);
-      const int64_t first_row = row0 + RunRowOffset(ax_h, hi, row0);
-      if (dense) {
-        CombineRowsFrom(plan_.dtype, scratch_.source, out_w_ * width_, GradPixel(first_row, 0),
-                        plan_.grad.stride_h, weights, count);
-      } else {
-        for (int64_t wo = 0; wo < out_w_; ++wo) {
-          CombineRowsFrom(plan_.dtype, scratch_.source + wo * width_, width_,
-                          GradPixel(first_row, wo), plan_.grad.stride_h, weights, count);
-        }
+    float* const second_row = scratch_.source + out_w_ * width_;
+    for (int64_t hi = band_->in_row_begin; hi < band_->in_row_end;) {
+      if (dense && plan_.pair_h_rows && hi + 1 < band_->in_row_end && RunsOverlap(hi)) {
+        const int64_t first = ax_h.first[hi];
+        CombineRowPairFrom(plan_.dtype, scratch_.source, second_row, out_w_ * width_,
+                           GradPixel(first, 0), plan_.grad.stride_h,
+                           ax_h.weights.data() + ax_h.offset[hi], ax_h.count(hi),
+                           ax_h.first[hi + 1] - first, ax_h.weights.data() + ax_h.offset[hi + 1],
+                           ax_h.count(hi + 1));
+        WPassRow(hi, scratch_.source);
+        WPassRow(hi + 1, second_row);
+        hi += 2;
+        continue;
       }
-      if (f32_) {
-        CombinePixelRuns(gather_, width_, scratch_.source, width_,
-                         reinterpret_cast<float*>(ResultPixel(hi, 0)), plan_.result.stride_w);
-      } else {
-        CombinePixelRuns(gather_, width_, scratch_.source, width_, scratch_.result, width_);
-        StoreResultRow(hi, scratch_.result);
-      }
+      HPassRow(hi, dense);
+      WPassRow(hi, scratch_.source);
+      ++hi;
+    }
+  }
+
+  // Whether result row hi + 1's run starts inside row hi's and ends no earlier (what
+  // CombineRowPairFrom takes).
+  bool RunsOverlap(int64_t hi) const {
+    const BackwardAxis& ax_h = plan_.axis_h;
+    const int64_t shift = int64_t{ax_h.first[hi + 1]} - ax_h.first[hi];
+    return ax_h.count(hi) > 0 && ax_h.count(hi + 1) > 0 && shift >= 0 && shift < ax_h.count(hi) &&
+           shift + ax_h.count(hi + 1) >= ax_h.count(hi);
+  }
+
+  // The H pass of result row hi into scratch_.source.
+  void HPassRow(int64_t hi, bool dense) const {
+    const BackwardAxis& ax_h = plan_.axis_h;
+    const int64_t row0 = band_->out_row_begin;
+    const float* weights = ax_h.weights.data() + ax_h.offset[hi];
+    const int32_t count = ax_h.count(hi);
+    const int64_t first_row = row0 + RunRowOffset(ax_h, hi, row0);
+    if (dense) {
+      CombineRowsFrom(plan_.dtype, scratch_.source, out_w_ * width_, GradPixel(first_row, 0),
+                      plan_.grad.stride_h, weights, count);
+      return;
+    }
+    for (int64_t wo = 0; wo < out_w_; ++wo) {
+      CombineRowsFrom(plan_.dtype, scratch_.source + wo * width_, width_, GradPixel(first_row, wo),
+                      plan_.grad.stride_h, weights, count);
+    }
+  }
+
+  // The W pass of one H-pass row into result row hi.
+  void WPassRow(int64_t hi, const float* row) const {
+    if (f32_) {
+      CombinePixelRuns(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
+                       plan_.result.stride_w);
+    } else {
+      CombinePixelRuns(gather_, width_, row, width_, scratch_.result, width_);
+      StoreResultRow(hi, scratch_.result);
     }
   }
 

@@ -127,8 +127,11 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
     const int64_t band_rows = MaxBandRows(plan.bands);
     if (plan.h_pass_first) {
-      plan.tile_floats = 0;                // gradOut is read in place, in any dtype
-      plan.source_floats = out_w * block;  // one H-pass row
+      plan.tile_floats = 0;  // gradOut is read in place, in any dtype
+      // Two H-pass rows where they fit the tile budget: consecutive rows share source loads.
+      const int64_t row_bytes = out_w * block * static_cast<int64_t>(sizeof(float));
+      plan.pair_h_rows = 2 * row_bytes <= static_cast<int64_t>(kTileBudgetBytes);
+      plan.source_floats = (plan.pair_h_rows ? 2 : 1) * out_w * block;
     } else {
       plan.tile_floats = band_rows * in_w * block;   // W-pass rows
       plan.source_floats = f32 ? 0 : out_w * block;  // one gradOut row as float

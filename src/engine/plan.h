@@ -50,8 +50,10 @@ struct Plan {
   BlockedAxis axis_w_blocked;        // planar W pass: vectorised form otherwise (may be empty)
   std::vector<RowBand> bands;        // the row bands of one plane, in order
   int64_t channel_block = 1;         // channels-last: channels per task
-  int64_t num_tasks = 0;             // planes (or image x channel block) x bands
-  int num_slots = 1;                 // worker slots, each with its own scratch
+  // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
+  bool pair_h_rows = false;
+  int64_t num_tasks = 0;  // planes (or image x channel block) x bands
+  int num_slots = 1;      // worker slots, each with its own scratch
   // Scratch per slot, in floats: the intermediate tile, source rows converted to float, and
   // result rows in float before conversion.
   size_t tile_floats = 0;

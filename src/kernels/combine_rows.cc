@@ -30,6 +30,23 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
   }
 }
 
+void CombineRowPairFromImpl(DType dtype, float* HWY_RESTRICT dst0, float* HWY_RESTRICT dst1,
+                            size_t n, const void* src, ptrdiff_t src_stride,
+                            const float* HWY_RESTRICT weights0, size_t count0, size_t shift1,
+                            const float* HWY_RESTRICT weights1, size_t count1) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return CombinePair<DType::kFloat32>(dst0, dst1, n, src, src_stride, weights0, count0, shift1,
+                                          weights1, count1);
+    case DType::kFloat16:
+      return CombinePair<DType::kFloat16>(dst0, dst1, n, src, src_stride, weights0, count0, shift1,
+                                          weights1, count1);
+    case DType::kBFloat16:
+      return CombinePair<DType::kBFloat16>(dst0, dst1, n, src, src_stride, weights0, count0, shift1,
+                                           weights1, count1);
+  }
+}
+
 void CombinePixelRunsImpl(const GatherAxis& axis, size_t channels, const float* src,
                           ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride) {
   for (size_t i = 0; i < axis.length; ++i) {
@@ -53,6 +70,7 @@ namespace kernels {
 
 HWY_EXPORT(CombineRowsImpl);
 HWY_EXPORT(CombineRowsFromImpl);
+HWY_EXPORT(CombineRowPairFromImpl);
 HWY_EXPORT(CombinePixelRunsImpl);
 
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
@@ -63,6 +81,13 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,
                      const float* weights, size_t count) {
   HWY_DYNAMIC_DISPATCH(CombineRowsFromImpl)(dtype, dst, n, src, src_stride, weights, count);
+}
+
+void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const void* src,
+                        ptrdiff_t src_stride, const float* weights0, size_t count0, size_t shift1,
+                        const float* weights1, size_t count1) {
+  HWY_DYNAMIC_DISPATCH(CombineRowPairFromImpl)
+  (dtype, dst0, dst1, n, src, src_stride, weights0, count0, shift1, weights1, count1);
 }
 
 void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,

@@ -29,6 +29,14 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,
                      const float* weights, size_t count);
 
+// Two CombineRowsFrom calls at once, for result rows whose runs overlap (consecutive rows of an
+// H pass): dst0 from count0 rows at src with weights0, dst1 from count1 rows at src + shift1
+// rows with weights1, where shift1 < count0 <= shift1 + count1. Each source row is loaded once
+// for both; the bits are the two calls'.
+void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const void* src,
+                        ptrdiff_t src_stride, const float* weights0, size_t count0, size_t shift1,
+                        const float* weights1, size_t count1);
+
 // The uniform interiors the W kernels carry compiled forms for (see GatherAxis); a plan keeps a
 // uniform interior only within these, and otherwise uses the blocked form. Sixteen taps cover
 // bicubic upsampling by 4.
