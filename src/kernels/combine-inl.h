@@ -211,9 +211,11 @@ HWY_INLINE void CombinePair(float* HWY_RESTRICT dst0, float* HWY_RESTRICT dst1, 
   using Storage = typename DTypeTraits<kType>::Storage;
   const Storage* src = static_cast<const Storage*>(source);
   size_t j = 0;
+#if HWY_TARGET != HWY_SCALAR  // one lane: Combine's four accumulators keep more FMAs in flight
   if (count0 == 4 && count1 == 4 && shift1 == 2) {
     CombinePairFixed<kType, 4, 2>(dst0, dst1, n, src, src_stride, weights0, weights1, &j);
   }
+#endif
   if (j < n) {
     CombineInto<kType>(dst0 + j, n - j, src + j, src_stride, weights0, count0);
     CombineInto<kType>(dst1 + j, n - j, src + j + static_cast<ptrdiff_t>(shift1) * src_stride,
