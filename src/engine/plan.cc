@@ -192,7 +192,8 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
       plan.tile_floats = plan.axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
       // gradOut rows as float: a row group of them where the W pass reads them from scratch.
       const bool grad_rows_in_place = f32 && grad.stride_w == 1;
-      const bool group_in_scratch = !grad_rows_in_place && !plan.axis_h.identity;
+      const bool group_in_scratch =
+          !grad_rows_in_place && !plan.axis_h.identity && !plan.axis_w.identity;
       plan.source_floats = (group_in_scratch ? kernels::kRowGroup : 1) * static_cast<size_t>(out_w);
       plan.result_floats = in_w;
     }
