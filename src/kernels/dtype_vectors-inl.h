@@ -39,6 +39,10 @@ HWY_INLINE hn::Vec<DF> LoadFloat16(DF df, const uint16_t* HWY_RESTRICT src) {
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   const hn::Rebind<hwy::float16_t, DF> df16;
   return hn::PromoteTo(df, hn::LoadU(df16, reinterpret_cast<const hwy::float16_t*>(src)));
+#elif HWY_TARGET == HWY_SCALAR
+  // One lane: the scalar decoder's branches (normal numbers almost always) are cheaper than
+  // computing every case and selecting.
+  return hn::Set(df, Float16ToFloat(*src));
 #else
   const hn::RebindToUnsigned<DF> du32;
   const hn::RebindToSigned<DF> di32;
