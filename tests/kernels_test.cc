@@ -318,6 +318,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
 // at most 2 taps in 7 source columns: one load per vector for AVX2 and AVX-512 lanes.
 TEST(PeriodicInterior, FoundForEightSeventhsWhereThePeriodFitsTheLanes) {
   const BackwardAxis axis = Transpose(BuildBilinearAxis(AxisSpec{256, 224, false, 0.0}));
+  // 12 lanes (SVE allows any multiple of 4): none, the kernels find lanes with a mask.
+  EXPECT_EQ(FindPeriodicInterior(axis, 12, 8, 2).lanes, 0);
   for (int32_t lanes : {8, 16}) {
     const PeriodicInterior periodic = FindPeriodicInterior(axis, lanes, 8, 2);
     EXPECT_EQ(periodic.lanes, lanes);

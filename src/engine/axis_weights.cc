@@ -137,7 +137,9 @@ UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length
 PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors) {
   const int32_t length = axis.in_size;
-  if (lanes < 1 || min_vectors < 1 || length < int64_t{lanes} * min_vectors) return {};
+  // Power-of-two lanes only: the kernels find a tap's lane with a mask.
+  if (lanes < 1 || (lanes & (lanes - 1)) != 0) return {};
+  if (min_vectors < 1 || length < int64_t{lanes} * min_vectors) return {};
   const int32_t middle = (length - 1) / 2;
   for (int32_t period = 1; period <= lanes; period *= 2) {
     if (lanes % period != 0 || middle + period >= length) continue;

@@ -96,9 +96,9 @@ struct PeriodicInterior {
   std::vector<float> weights;   // taps x lanes (0 past a lane's run)
 };
 
-// Finds the periodic interior around the middle of the axis for `lanes`-wide vectors, with
-// at most `max_taps` taps per run and at least `min_vectors` whole vectors; the smallest
-// period that divides `lanes` wins.
+// Finds the periodic interior around the middle of the axis for `lanes`-wide vectors (a power
+// of two, else none), with at most `max_taps` taps per run and at least `min_vectors` whole
+// vectors; the smallest period that divides `lanes` wins.
 PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors);
 

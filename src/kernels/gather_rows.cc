@@ -333,6 +333,9 @@ PeriodicRowFunction SelectPeriodicRow(const GatherAxis& axis) {
   static constexpr std::array<std::array<PeriodicRowFunction, kMaxPeriodicTaps>, 2> kTable = {
       PeriodicRowsForLoads<false>(Taps()), PeriodicRowsForLoads<true>(Taps())};
   const auto lanes = static_cast<int32_t>(hn::Lanes(hn::ScalableTag<float>()));
+  // The lane of a tap's column is taken modulo lanes with a mask (GatherPeriodicRows), so the
+  // lanes must be a power of two (SVE allows other multiples of four).
+  if ((lanes & (lanes - 1)) != 0) return nullptr;
   if (axis.periodic_lanes != lanes || axis.periodic_vectors < 1 || axis.periodic_taps < 1 ||
       axis.periodic_taps > kMaxPeriodicTaps || axis.periodic_span > 2 * lanes) {
     return nullptr;
