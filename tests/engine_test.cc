@@ -45,6 +45,29 @@ struct Problem {
   int64_t pixel_pad = 0;  // channels-last: floats between one pixel's channels and the next's
 };
 
+// The shapes and strides of gradOut (`grad`) and the result for a problem; data left unset.
+void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
+  grad->n = result->n = p.n;
+  grad->c = result->c = p.c;
+  grad->h = p.out_h;
+  grad->w = p.out_w;
+  result->h = p.in_h;
+  result->w = p.in_w;
+  for (PlaneView* v : {grad, result}) {
+    if (p.channels_last) {
+      v->stride_c = 1;
+      v->stride_w = v->c + p.pixel_pad;
+      v->stride_h = v->w * v->stride_w;
+      v->stride_n = v->h * v->stride_h;
+    } else {
+      v->stride_w = 1;
+      v->stride_h = v->w;
+      v->stride_c = v->h * v->w;
+      v->stride_n = v->c * v->h * v->w;
+    }
+  }
+}
+
 // Runs one plan and checks every element against the naive product of the same weights.
 void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis& ax_w, DType dtype,
                  PassOrder order, int threads, std::vector<uint8_t>* bits_out) {
@@ -59,27 +82,9 @@ void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis&
   std::vector<uint8_t> grad(grad_slots * elem), result(result_slots * elem, 0xCD);
   std::vector<double> grad_values(grad_count);  // logical NCHW order
   PlaneView g, r;
+  ShapeViews(p, &g, &r);
   g.data = reinterpret_cast<char*>(grad.data());
   r.data = reinterpret_cast<char*>(result.data());
-  g.n = r.n = p.n;
-  g.c = r.c = p.c;
-  g.h = p.out_h;
-  g.w = p.out_w;
-  r.h = p.in_h;
-  r.w = p.in_w;
-  for (PlaneView* v : {&g, &r}) {
-    if (p.channels_last) {
-      v->stride_c = 1;
-      v->stride_w = v->c + p.pixel_pad;
-      v->stride_h = v->w * v->stride_w;
-      v->stride_n = v->h * v->stride_h;
-    } else {
-      v->stride_w = 1;
-      v->stride_h = v->w;
-      v->stride_c = v->h * v->w;
-      v->stride_n = v->c * v->h * v->w;
-    }
-  }
   for (int64_t i = 0; i < grad_count; ++i) {
     const int64_t w = i % p.out_w, h = i / p.out_w % p.out_h, c = i / p.out_w / p.out_h % p.c,
                   n = i / p.out_w / p.out_h / p.c;
@@ -207,17 +212,7 @@ TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
         BackwardAxis axis_w =
             Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
         PlaneView grad, result;
-        grad.n = result.n = 1;
-        grad.c = result.c = 2;
-        grad.h = result.h = 3;
-        grad.w = in_w * factor;
-        result.w = in_w;
-        for (PlaneView* v : {&grad, &result}) {
-          v->stride_w = 1;
-          v->stride_h = v->w;
-          v->stride_c = v->h * v->w;
-          v->stride_n = v->c * v->stride_c;
-        }
+        ShapeViews(Problem{1, 2, 3, in_w, 3, in_w * factor, false}, &grad, &result);
         const Plan plan = BuildPlan(DType::kFloat32, grad, result, IdentityAxis(3),
                                     std::move(axis_w), 1, PassOrder::kCheapest);
         SCOPED_TRACE(::testing::Message()
@@ -264,18 +259,7 @@ TEST(Engine, RationalRatiosPlanAndRunThePeriodicForm) {
   const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{24, 21, false, 0.0}));
   const BackwardAxis ax_w = Transpose(BuildBilinearAxis(AxisSpec{64, 56, false, 0.0}));
   PlaneView grad, result;
-  grad.n = result.n = p.n;
-  grad.c = result.c = p.c;
-  grad.h = p.out_h;
-  grad.w = p.out_w;
-  result.h = p.in_h;
-  result.w = p.in_w;
-  for (PlaneView* v : {&grad, &result}) {
-    v->stride_w = 1;
-    v->stride_h = v->w;
-    v->stride_c = v->h * v->w;
-    v->stride_n = v->c * v->stride_c;
-  }
+  ShapeViews(p, &grad, &result);
   const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
   EXPECT_EQ(plan.axis_w_periodic.lanes, lanes);
   EXPECT_EQ(plan.axis_w_periodic.period, 8);
