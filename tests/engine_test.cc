@@ -2,10 +2,14 @@
 // identity axes and several thread counts, executed on random banded matrices and compared with
 // a naive float64 product over the same weights.
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -245,6 +249,29 @@ TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
       RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 3, &three);
       EXPECT_EQ(one, three) << DTypeName(dtype);
     }
+  }
+}
+
+// Without ACLNN_UPSAMPLE_NUM_THREADS a run gets a thread per kMinBytesPerThread of traffic, up
+// to the cores it may use; with it, exactly the count it names, however small the problem.
+TEST(Engine, DefaultThreadCountScalesWithTrafficAndTheSettingIsExact) {
+  const char* saved = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS");
+  const std::string saved_value = saved != nullptr ? saved : "";
+  unsetenv("ACLNN_UPSAMPLE_NUM_THREADS");
+  cpu_set_t cpus;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+  const int cores = std::max(1, CPU_COUNT(&cpus));
+  EXPECT_EQ(ThreadCountFor(0), 1);
+  EXPECT_EQ(ThreadCountFor(kMinBytesPerThread - 1), 1);
+  EXPECT_EQ(ThreadCountFor(3 * kMinBytesPerThread), std::min(cores, 3));
+  EXPECT_EQ(ThreadCountFor(uint64_t{1} << 50), cores);
+  setenv("ACLNN_UPSAMPLE_NUM_THREADS", "3", 1);
+  EXPECT_EQ(ThreadCountFor(0), 3);
+  EXPECT_EQ(ThreadCountFor(uint64_t{1} << 50), 3);
+  if (saved != nullptr) {
+    setenv("ACLNN_UPSAMPLE_NUM_THREADS", saved_value.c_str(), 1);
+  } else {
+    unsetenv("ACLNN_UPSAMPLE_NUM_THREADS");
   }
 }
 

@@ -79,15 +79,17 @@ int64_t MaxBandRows(const std::vector<RowBand>& bands) {
 
 }  // namespace
 
-int ConfiguredThreadCount() {
+int ThreadCountFor(uint64_t traffic_bytes) {
   if (const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS")) {
     char* end = nullptr;
     const long value = std::strtol(text, &end, 10);
     if (end != text && *end == '\0' && value >= 1) return static_cast<int>(std::min(value, 1024L));
   }
+  int cores = 1;
   cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) return std::max(1, CPU_COUNT(&cpus));
-  return 1;
+  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) cores = std::max(1, CPU_COUNT(&cpus));
+  const uint64_t useful = std::max<uint64_t>(1, traffic_bytes / kMinBytesPerThread);
+  return static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(cores), useful));
 }
 
 Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
