@@ -70,20 +70,23 @@ HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT sr
   }
 }
 
-// One element of `rows` rows whose run has kCount taps, at the given (stored) columns.
+// One element of `rows` rows whose run has `count` taps (>= 1) at the given (stored) columns;
+// kCount > 0 compiles the tap count in (and must equal `count`).
 template <int kCount>
-void GatherExactElement(const float* HWY_RESTRICT w, const size_t* index, size_t rows,
-                        const float* src, ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride) {
+void GatherExactElement(const float* HWY_RESTRICT w, const size_t* index, int32_t count,
+                        size_t rows, const float* src, ptrdiff_t src_stride, float* dst,
+                        ptrdiff_t dst_stride) {
+  const int32_t taps = kCount > 0 ? kCount : count;
   for (size_t row = 0; row < rows; ++row) {
     const float* x = src + static_cast<ptrdiff_t>(row) * src_stride;
     float acc = w[0] * x[index[0]];
-    for (int k = 1; k < kCount; ++k) acc = MulAddLikeVectors(w[k], x[index[k]], acc);
+    for (int32_t k = 1; k < taps; ++k) acc = MulAddLikeVectors(w[k], x[index[k]], acc);
     *(dst + static_cast<ptrdiff_t>(row) * dst_stride) = acc;
   }
 }
 
-using ElementFunction = void (*)(const float*, const size_t*, size_t, const float*, ptrdiff_t,
-                                 float*, ptrdiff_t);
+using ElementFunction = void (*)(const float*, const size_t*, int32_t, size_t, const float*,
+                                 ptrdiff_t, float*, ptrdiff_t);
 constexpr int kMaxCompiledTaps = 8;
 
 template <int... kCounts>
@@ -124,16 +127,9 @@ HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const flo
     const auto first = static_cast<size_t>(axis.first[i]);
     size_t index[kMaxTaps];
     for (int32_t k = 0; k < count; ++k) index[k] = column(first + static_cast<size_t>(k));
-    if (count <= kMaxCompiledTaps) {
-      kElementFunctions[count - 1](w, index, rows, src, src_stride, dst_column, dst_stride);
-      continue;
-    }
-    for (size_t row = 0; row < rows; ++row) {
-      const float* x = src + static_cast<ptrdiff_t>(row) * src_stride;
-      float acc = w[0] * x[index[0]];
-      for (int32_t k = 1; k < count; ++k) acc = MulAddLikeVectors(w[k], x[index[k]], acc);
-      dst_column[static_cast<ptrdiff_t>(row) * dst_stride] = acc;
-    }
+    const ElementFunction element =
+        count <= kMaxCompiledTaps ? kElementFunctions[count - 1] : &GatherExactElement<0>;
+    element(w, index, count, rows, src, src_stride, dst_column, dst_stride);
   }
 }
 
