@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -248,6 +249,54 @@ TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
       RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 1, &one);
       RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 3, &three);
       EXPECT_EQ(one, three) << DTypeName(dtype);
+    }
+  }
+}
+
+// Channels-last float32 results stream past the caches only where a call moves more than
+// kStreamedResultMinTraffic, and a streamed run writes the same bits as a cached one, on
+// aligned and misaligned results, whole-vector and ragged channel counts, 1 and 3 threads.
+TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
+  PlaneView grad, result;
+  ShapeViews(Problem{8, 64, 64, 64, 128, 128, true}, &grad, &result);  // the suite's case 7
+  const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
+  const BackwardAxis ax_w = ax_h;
+  EXPECT_TRUE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+  EXPECT_FALSE(BuildPlan(DType::kBFloat16, grad, result, ax_h, ax_w, 2).stream_result);
+  ShapeViews(Problem{8, 64, 64, 64, 128, 128, false}, &grad, &result);
+  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+  ShapeViews(Problem{2, 64, 64, 64, 128, 128, true}, &grad, &result);  // 10 MiB
+  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+
+  std::mt19937 rng(17);
+  std::normal_distribution<float> normal;
+  for (const Problem& p : {Problem{2, 40, 9, 6, 18, 12, true}, Problem{1, 17, 8, 5, 16, 10, true},
+                           Problem{2, 24, 7, 9, 13, 20, true, 8}}) {
+    const BackwardAxis bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+    const BackwardAxis bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+    ShapeViews(p, &grad, &result);
+    std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
+    for (float& v : grad_values) v = normal(rng);
+    grad.data = reinterpret_cast<char*>(grad_values.data());
+    const size_t result_floats = static_cast<size_t>(p.n * result.stride_n);
+    for (int threads : {1, 3}) {
+      Plan plan =
+          BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
+      std::vector<float> workspace(plan.workspace_bytes / sizeof(float) + 1);
+      for (size_t misalign : {0, 1}) {
+        std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
+        float* streamed = storage.data() +
+                          (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 +
+                          misalign;
+        plan.stream_result = false;
+        plan.result.data = reinterpret_cast<char*>(cached.data());
+        Execute(plan, workspace.data());
+        plan.stream_result = true;
+        plan.result.data = reinterpret_cast<char*>(streamed);
+        Execute(plan, workspace.data());
+        ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
+            << "c " << p.c << " threads " << threads << " misalign " << misalign;
+      }
     }
   }
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
@@ -484,22 +485,35 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   }
 }
 
+// Streamed stores give the cached stores' bits wherever they are taken: aligned whole-vector
+// pixels (streamed), a misaligned row and channel counts that are not whole vectors (cached).
 TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   const RandomAxis axis = MakeRandomAxis(19, 41, 12);
-  for (size_t channels : {1, 3, 8, 17, 64}) {
+  for (size_t channels : {1, 3, 8, 16, 17, 64}) {
     const ptrdiff_t src_stride = static_cast<ptrdiff_t>(channels) + 2;
     const std::vector<float> src = Random(41 * src_stride, 13);
-    std::vector<float> dst(19 * channels);
-    kernels::CombinePixelRuns(axis.View(false), channels, src.data(), src_stride, dst.data(),
-                              static_cast<ptrdiff_t>(channels));
     std::vector<float> expected(channels);
-    for (int64_t i = 0; i < 19; ++i) {
-      const int32_t count = axis.exact.count(i);
-      kernels::CombineRows(expected.data(), channels,
-                           src.data() + (count > 0 ? axis.exact.first[i] : 0) * src_stride,
-                           src_stride, axis.exact.weights.data() + axis.exact.offset[i], count);
-      for (size_t ch = 0; ch < channels; ++ch) {
-        ASSERT_EQ(FloatBits(dst[i * channels + ch]), FloatBits(expected[ch])) << i << " " << ch;
+    for (const kernels::ResultStores stores :
+         {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+      for (size_t misalign : {0, 1}) {
+        // 64-byte aligned storage, so `misalign` alone decides the row's alignment.
+        std::vector<float> storage(19 * channels + 16 + misalign);
+        float* dst = storage.data() +
+                     (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
+        kernels::CombinePixelRuns(axis.View(false), channels, src.data(), src_stride, dst,
+                                  static_cast<ptrdiff_t>(channels), stores);
+        kernels::FlushStreamedStores();
+        for (int64_t i = 0; i < 19; ++i) {
+          const int32_t count = axis.exact.count(i);
+          kernels::CombineRows(expected.data(), channels,
+                               src.data() + (count > 0 ? axis.exact.first[i] : 0) * src_stride,
+                               src_stride, axis.exact.weights.data() + axis.exact.offset[i], count);
+          for (size_t ch = 0; ch < channels; ++ch) {
+            ASSERT_EQ(FloatBits(dst[i * channels + ch]), FloatBits(expected[ch]))
+                << "pixel " << i << " channel " << ch << " of " << channels << " misalign "
+                << misalign << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+          }
+        }
       }
     }
   }

@@ -19,6 +19,7 @@ using kernels::GatherAxis;
 using kernels::GatherRows;
 using kernels::kRowGroup;
 using kernels::LoadAsFloat;
+using kernels::ResultStores;
 using kernels::RowRuns;
 using kernels::StoreFromFloat;
 
@@ -235,6 +236,8 @@ class ChannelsLastTask {
     } else {
       RunWFirst();
     }
+    // Streamed result stores are ordered before the pool hands the task's end to the caller.
+    if (plan_.stream_result) kernels::FlushStreamedStores();
   }
 
  private:
@@ -342,7 +345,8 @@ class ChannelsLastTask {
   void WPassRow(int64_t hi, const float* row) const {
     if (f32_) {
       CombinePixelRuns(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
-                       plan_.result.stride_w);
+                       plan_.result.stride_w,
+                       plan_.stream_result ? ResultStores::kStreamed : ResultStores::kCached);
     } else {
       CombinePixelRuns(gather_, width_, row, width_, scratch_.result, width_);
       StoreResultRow(hi, scratch_.result);

@@ -29,6 +29,15 @@ size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Bytes of gradOut read plus result written.
+uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype) {
+  const auto elements = [](const PlaneView& v) {
+    return static_cast<uint64_t>(v.n) * static_cast<uint64_t>(v.c) * static_cast<uint64_t>(v.h) *
+           static_cast<uint64_t>(v.w);
+  };
+  return (elements(grad) + elements(result)) * DTypeSize(dtype);
+}
+
 // Cuts the result rows [0, H_in) into `count` bands and records, for each, the gradOut rows its
 // H pass reads.
 std::vector<RowBand> MakeBands(const BackwardAxis& axis_h, int64_t count) {
@@ -133,6 +142,7 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
       // Two H-pass rows where they fit the tile budget: consecutive rows share source loads.
       const int64_t row_bytes = out_w * block * static_cast<int64_t>(sizeof(float));
       plan.pair_h_rows = 2 * row_bytes <= static_cast<int64_t>(kTileBudgetBytes);
+      plan.stream_result = f32 && TrafficBytes(grad, result, dtype) > kStreamedResultMinTraffic;
       plan.source_floats = (plan.pair_h_rows ? 2 : 1) * out_w * block;
     } else {
       plan.tile_floats = band_rows * in_w * block;   // W-pass rows

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "hwy/cache_control.h"
 #include "hwy/targets.h"
 #include "kernels/kernels.h"
 
@@ -20,6 +21,8 @@ void ApplySimdOverrideOnce() {
     }
   });
 }
+
+void FlushStreamedStores() { hwy::FlushStream(); }
 
 }  // namespace kernels
 }  // namespace aclnn_upsample

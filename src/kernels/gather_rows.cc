@@ -478,7 +478,7 @@ using CombineRowFunction = void (*)(float*, size_t, size_t, const void*, ptrdiff
 template <DType kType, int kPhases>
 void CombineRowAs(float* HWY_RESTRICT dst, size_t phase_length, size_t n, const void* src,
                   ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
-  Combine<kType, kPhases>(RowSink<kPhases>{dst, phase_length}, n, src, src_stride, weights, count);
+  Combine<kType>(RowSink<kPhases>{dst, phase_length}, n, src, src_stride, weights, count);
 }
 
 template <int kPhases>

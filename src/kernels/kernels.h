@@ -120,10 +120,22 @@ void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end
                            const GatherAxis& axis, float* scratch, float* dst,
                            ptrdiff_t dst_stride);
 
+// How a kernel writes its result. kStreamed asks for non-temporal stores, for results too big
+// to be read back from cache: they skip the read-for-ownership of every line written. A kernel
+// streams only where every vector it stores is aligned and whole, and stores normally
+// otherwise; the values are the same either way. After streamed stores, and before the result
+// is handed to another thread, call FlushStreamedStores.
+enum class ResultStores { kCached, kStreamed };
+
 // The W pass of a channels-last row: pixel i of dst (channels floats at dst + i *
 // dst_pixel_stride) = sum_k weights[offset[i] + k] * pixel first[i] + k of src.
 void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
-                      ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride);
+                      ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
+                      ResultStores stores = ResultStores::kCached);
+
+// Orders this thread's streamed stores before its later stores (an sfence on x86), so a thread
+// that synchronises with it afterwards sees the streamed values.
+void FlushStreamedStores();
 
 // Applies ACLNN_UPSAMPLE_SIMD once per process ("portable": the scalar target only); called by
 // FloatLanes, which every plan calls before any kernel runs.
