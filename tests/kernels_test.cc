@@ -128,8 +128,8 @@ TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
   };
   std::mt19937 rng(41);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    for (const Runs runs : {Runs{4, 2, 4}, Runs{4, 1, 4}, Runs{3, 1, 2}, Runs{2, 0, 3},
-                            Runs{5, 2, 4}, Runs{1, 0, 1}}) {
+    for (const Runs runs : {Runs{4, 2, 4}, Runs{3, 1, 3}, Runs{3, 2, 3}, Runs{4, 1, 4},
+                            Runs{3, 1, 2}, Runs{2, 0, 3}, Runs{5, 2, 4}, Runs{1, 0, 1}}) {
       for (size_t n = 1; n <= 70; n += (n < 20 ? 1 : 7)) {
         for (int poison = 0; poison < 2; ++poison) {
           const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 5;

@@ -229,9 +229,10 @@ HWY_INLINE void CombinePairFixed(float* HWY_RESTRICT dst0, float* HWY_RESTRICT d
 
 // Two result rows at once whose runs overlap, as H passes of consecutive rows do: row 0
 // combines count0 rows from `source` with weights0, row 1 count1 rows from `source` + shift1
-// rows with weights1. The bits are two CombineInto calls'. Only the shape measured to pay has a
-// fused form, bilinear 2x (4 taps, shifted by 2: two of every four source rows are shared,
-// about 15 % faster on channels-last rows); other shapes run as the two calls.
+// rows with weights1. The bits are two CombineInto calls'. The bilinear shapes have fused
+// forms: 2x (4 taps shifted by 2, two of every four source rows shared; about 15 % faster on
+// channels-last rows) and 1.5x (3 taps shifted by 1 or 2; a third fewer H-pass instructions on
+// a channels-last 64 -> 96 image); other shapes run as the two calls.
 template <DType kType>
 HWY_INLINE void CombinePair(float* HWY_RESTRICT dst0, float* HWY_RESTRICT dst1, size_t n,
                             const void* HWY_RESTRICT source, ptrdiff_t src_stride,
@@ -243,6 +244,10 @@ HWY_INLINE void CombinePair(float* HWY_RESTRICT dst0, float* HWY_RESTRICT dst1, 
 #if HWY_TARGET != HWY_SCALAR  // one lane: Combine's four accumulators keep more FMAs in flight
   if (count0 == 4 && count1 == 4 && shift1 == 2) {
     CombinePairFixed<kType, 4, 2>(dst0, dst1, n, src, src_stride, weights0, weights1, &j);
+  } else if (count0 == 3 && count1 == 3 && shift1 == 1) {
+    CombinePairFixed<kType, 3, 1>(dst0, dst1, n, src, src_stride, weights0, weights1, &j);
+  } else if (count0 == 3 && count1 == 3 && shift1 == 2) {
+    CombinePairFixed<kType, 3, 2>(dst0, dst1, n, src, src_stride, weights0, weights1, &j);
   }
 #endif
   if (j < n) {
