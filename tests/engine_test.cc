@@ -5,6 +5,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 
 #include "engine/execute.h"
 #include "engine/plan.h"
+#include "engine/thread_pool.h"
 #include "kernels/kernels.h"
 #include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
@@ -297,6 +299,26 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
         ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
             << "c " << p.c << " threads " << threads << " misalign " << misalign;
       }
+    }
+  }
+}
+
+// The pool runs every task exactly once, whatever the thread count and however its claims of
+// consecutive tasks fall, and hands each participant a slot below the thread count.
+TEST(ThreadPool, EveryTaskRunsOnceInASlotBelowTheThreadCount) {
+  for (int threads : {1, 2, 3, 5}) {
+    for (int64_t tasks : {int64_t{1}, int64_t{2}, int64_t{7}, int64_t{64}, int64_t{4099}}) {
+      std::vector<std::atomic<int>> runs(static_cast<size_t>(tasks));
+      std::atomic<int> bad_slots{0};
+      ParallelFor(tasks, threads, [&](int64_t task, int slot) {
+        runs[static_cast<size_t>(task)].fetch_add(1);
+        if (slot < 0 || slot >= threads) bad_slots.fetch_add(1);
+      });
+      for (int64_t t = 0; t < tasks; ++t) {
+        ASSERT_EQ(runs[static_cast<size_t>(t)].load(), 1)
+            << "task " << t << " of " << tasks << ", " << threads << " threads";
+      }
+      EXPECT_EQ(bad_slots.load(), 0);
     }
   }
 }

@@ -24,9 +24,20 @@ struct Job {
   int helpers_active = 0;
   std::condition_variable helpers_done;
 
+  // Claims runs of consecutive tasks, each a share of what is left (guided scheduling): early
+  // runs are long, so each core streams through a contiguous stretch of memory (tasks are laid
+  // out in memory order) where one task at a time would interleave the cores' streams at task
+  // granularity; late runs are single tasks, so the threads still finish together.
   void RunTasks(int slot) {
-    for (int64_t task = next_task.fetch_add(1); task < num_tasks; task = next_task.fetch_add(1)) {
-      (*run_task)(task, slot);
+    const int64_t participants = max_helpers + 1;
+    int64_t begin = next_task.load(std::memory_order_relaxed);
+    while (begin < num_tasks) {
+      const int64_t run = std::max<int64_t>(1, (num_tasks - begin) / (2 * participants));
+      if (!next_task.compare_exchange_weak(begin, begin + run, std::memory_order_relaxed)) {
+        continue;  // begin now holds the current value
+      }
+      for (int64_t task = begin; task < begin + run; ++task) (*run_task)(task, slot);
+      begin = next_task.load(std::memory_order_relaxed);
     }
   }
 };
