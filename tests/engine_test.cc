@@ -267,6 +267,8 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
   EXPECT_FALSE(BuildPlan(DType::kBFloat16, grad, result, ax_h, ax_w, 2).stream_result);
   ShapeViews(Problem{8, 64, 64, 64, 128, 128, false}, &grad, &result);
   EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+  ShapeViews(Problem{4, 64, 64, 64, 128, 128, true}, &grad, &result);  // 20 MiB
+  EXPECT_TRUE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
   ShapeViews(Problem{2, 64, 64, 64, 128, 128, true}, &grad, &result);  // 10 MiB
   EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
 

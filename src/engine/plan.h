@@ -89,11 +89,12 @@ int ThreadCountFor(uint64_t traffic_bytes);
 inline constexpr uint64_t kMinBytesPerThread = uint64_t{512} << 10;
 
 // Traffic (gradOut read plus result written) above which a result is written with streaming
-// stores: beyond a last-level cache's worth (32 MiB is one AMD CCX's L3, more than most Intel
-// per-core shares) the earliest result lines are evicted before the call ends, so keeping them
-// cached buys the next reader little, while skipping their read-for-ownership saves a sixth of
-// a channels-last 2x backward's traffic (case 7: 1.43 -> 1.14 ms in a C probe of its pattern).
-inline constexpr uint64_t kStreamedResultMinTraffic = uint64_t{32} << 20;
+// stores, skipping the read-for-ownership of every result line: a sixth of a channels-last 2x
+// backward's traffic, a quarter of a 1.5x one's. The cost would be a next reader that finds the
+// result in cache no longer; on the development VM (32 MiB L3) a sum over the result right after
+// the call ran as fast after streamed stores as after cached ones from 20 MiB of traffic up,
+// while the calls were 5-15 % faster (bench/RESULTS.md). Smaller calls keep their results cached.
+inline constexpr uint64_t kStreamedResultMinTraffic = uint64_t{16} << 20;
 
 }  // namespace aclnn_upsample
 
