@@ -68,6 +68,58 @@ def parse_suite(path):
     return cases
 
 
+TAG_DTYPES = {tag: acl for acl, tag in DTYPE_TAGS.items()}
+
+# Shapes beyond the suite that users hit (--extra): channels-last 16-bit and odd factors, where
+# PyTorch's vectorised channels-last kernel is closest; small planes of many channels, as in
+# feature pyramids; downsampling; bicubic AA channels-last.
+EXTRA_SHAPES = [
+    "bilinear,8,64,64x64,128x128,bf16,channels_last",
+    "bilinear,8,64,64x64,128x128,fp16,channels_last",
+    "bilinear,8,64,64x64,96x96,fp32,channels_last",
+    "bilinear,8,64,64x64,96x96,fp32",
+    "bilinear,8,64,64x64,128x128,fp32,channels_last,align_corners",
+    "bilinear,8,16,64x64,128x128,fp32,channels_last",
+    "bilinear,8,3,64x64,128x128,fp32,channels_last",
+    "bilinear,32,128,14x14,28x28,fp32",
+    "bilinear,32,128,14x14,28x28,fp32,channels_last",
+    "bilinear,8,64,128x128,64x64,fp32",
+    "bilinear,8,32,100x100,133x133,fp32",
+    "bicubic_aa,8,3,512x512,128x128,fp32,channels_last",
+    "bicubic_aa,8,3,224x224,299x299,fp32",
+    "bicubic_aa,8,64,64x64,32x32,fp32,channels_last",
+]
+
+
+def parse_shape(spec, ident):
+    """A case from 'OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last][,align_corners]'
+    (OP bilinear or bicubic_aa; INH x INW is the forward input, i.e. gradIn's size)."""
+    fields = [f.strip() for f in spec.split(",")]
+    if len(fields) < 5 or fields[0] not in ("bilinear", "bicubic_aa"):
+        raise ValueError(f"{spec!r}: expected OP,N,C,INHxINW,OUTHxOUTW[,dtype][,channels_last]"
+                         "[,align_corners] with OP bilinear or bicubic_aa")
+    try:
+        n, c = int(fields[1]), int(fields[2])
+        in_hw = tuple(int(x) for x in fields[3].split("x"))
+        out_hw = tuple(int(x) for x in fields[4].split("x"))
+    except ValueError:
+        raise ValueError(f"{spec!r}: N and C are integers, sizes are HxW") from None
+    if len(in_hw) != 2 or len(out_hw) != 2 or min(n, c, *in_hw, *out_hw) < 1:
+        raise ValueError(f"{spec!r}: N, C and both sizes must be positive, sizes HxW")
+    case = {"id": ident, "seed": sum(map(ord, spec)), "op": fields[0], "n": n, "c": c,
+            "in_hw": in_hw, "out_hw": out_hw, "dtype": "ACL_FLOAT", "align_corners": False,
+            "channels_last": False}
+    for option in fields[5:]:
+        if option in TAG_DTYPES:
+            case["dtype"] = TAG_DTYPES[option]
+        elif option in ("channels_last", "align_corners"):
+            case[option] = True
+        else:
+            raise ValueError(f"{spec!r}: unknown option {option!r} (fp32, fp16, bf16, "
+                             "channels_last, align_corners)")
+    return case
+
+
 def case_name(case):
     name = (f"{case['id']}_{case['op']}_{case['n']}x{case['c']}_"
             f"{case['in_hw'][0]}x{case['in_hw'][1]}->{case['out_hw'][0]}x{case['out_hw'][1]}_"
@@ -210,6 +262,14 @@ def main():
     parser.add_argument("--prefix", default="/usr/local", help="install prefix to look in")
     parser.add_argument("--threads", type=int, default=2, help="threads for both (default 2)")
     parser.add_argument("--cases", help="comma-separated case ids, e.g. 1,2,7 (default: all)")
+    parser.add_argument("--shape", action="append", default=[], metavar="SPEC",
+                        help="time this shape instead of the suite (repeatable): "
+                        "OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last]"
+                        "[,align_corners], e.g. bilinear,8,64,64x64,96x96,fp32,channels_last "
+                        "(INH x INW is the forward input's size)")
+    parser.add_argument("--extra", action="store_true",
+                        help="time the shapes beyond the suite that bench/RESULTS.md reports "
+                        "(channels-last 16-bit and 1.5x, small planes, downsampling, ...)")
     parser.add_argument("--warmup", type=int, default=5, help="untimed calls of each first")
     parser.add_argument("--reps", type=int, default=20, help="timed interleaved repetitions")
     parser.add_argument("--pause-ms", type=float, default=0,
@@ -243,6 +303,14 @@ def main():
 
     torch.set_num_threads(args.threads)
     suite = parse_suite(SUITE_HEADER)
+    shapes = list(args.shape) + (EXTRA_SHAPES if args.extra else [])
+    if shapes:
+        if args.cases:
+            parser.error("--cases picks suite cases; --shape and --extra replace the suite")
+        try:
+            suite = [parse_shape(spec, f"s{i + 1}") for i, spec in enumerate(shapes)]
+        except ValueError as error:
+            parser.error(f"--shape {error}")
     if args.cases:
         try:
             wanted = [int(x) for x in args.cases.split(",")]
@@ -280,7 +348,7 @@ def main():
         n, c = case["n"], case["c"]
         dtype = torch_dtypes[case["dtype"]]
         memory_format = torch.channels_last if case["channels_last"] else torch.contiguous_format
-        generator = torch.Generator().manual_seed(case["id"])
+        generator = torch.Generator().manual_seed(case.get("seed", case["id"]))
         grad_out = (torch.rand((n, c, *case["out_hw"]), generator=generator) * 2 - 1).to(dtype)
         grad_out = grad_out.contiguous(memory_format=memory_format)
         grad_in = torch.empty((n, c, *case["in_hw"]), dtype=dtype, memory_format=memory_format)
