@@ -29,15 +29,6 @@ size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Bytes of gradOut read plus result written.
-uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype) {
-  const auto elements = [](const PlaneView& v) {
-    return static_cast<uint64_t>(v.n) * static_cast<uint64_t>(v.c) * static_cast<uint64_t>(v.h) *
-           static_cast<uint64_t>(v.w);
-  };
-  return (elements(grad) + elements(result)) * DTypeSize(dtype);
-}
-
 // Cuts the result rows [0, H_in) into `count` bands and records, for each, the gradOut rows its
 // H pass reads.
 std::vector<RowBand> MakeBands(const BackwardAxis& axis_h, int64_t count) {
@@ -87,6 +78,15 @@ int64_t MaxBandRows(const std::vector<RowBand>& bands) {
 }
 
 }  // namespace
+
+uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype) {
+  // Unsigned, so that no shape can overflow into undefined behaviour here.
+  const auto elements = [](const PlaneView& v) {
+    return static_cast<uint64_t>(v.n) * static_cast<uint64_t>(v.c) * static_cast<uint64_t>(v.h) *
+           static_cast<uint64_t>(v.w);
+  };
+  return (elements(grad) + elements(result)) * DTypeSize(dtype);
+}
 
 int ThreadCountFor(uint64_t traffic_bytes) {
   if (const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS")) {

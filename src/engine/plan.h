@@ -77,6 +77,9 @@ enum class PassOrder : uint8_t { kCheapest, kWidthFirst, kHeightFirst };
 Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
                BackwardAxis axis_w, int num_threads, PassOrder order = PassOrder::kCheapest);
 
+// Bytes a problem moves: gradOut read once plus the result written once.
+uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype);
+
 // The number of threads to run a problem that moves `traffic_bytes` (gradOut read plus result
 // written) with: ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer, honoured exactly;
 // else the cores this process may use, but no more than one per kMinBytesPerThread of traffic,

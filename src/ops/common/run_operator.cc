@@ -26,13 +26,7 @@ aclnnStatus PlanOperator(const OperatorTraits& op, const Problem& problem,
   try {
     auto made = std::make_unique<Executor>();
     made->op_name = op.name;
-    // Unsigned, so that no shape can overflow into undefined behaviour here.
-    const uint64_t planes =
-        static_cast<uint64_t>(problem.batch) * static_cast<uint64_t>(problem.channels);
-    const uint64_t plane_elements =
-        static_cast<uint64_t>(problem.out_h) * static_cast<uint64_t>(problem.out_w) +
-        static_cast<uint64_t>(problem.in_h) * static_cast<uint64_t>(problem.in_w);
-    const uint64_t traffic = planes * plane_elements * DTypeSize(problem.dtype);
+    const uint64_t traffic = TrafficBytes(problem.grad, problem.result, problem.dtype);
     made->plan = BuildPlan(problem.dtype, problem.grad, problem.result, Transpose(axis_h),
                            Transpose(axis_w), ThreadCountFor(traffic));
     const uint64_t bytes = made->plan.workspace_bytes;
