@@ -292,13 +292,14 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
     for (int32_t m = 0; m < axis.periodic_vectors; ++m) {
       const float* base = src_row + static_cast<ptrdiff_t>(m) * axis.periodic_step;
       const auto low = hn::LoadU(d, base);
+      // The second vector only where the span needs it: past the first it may leave the row.
+      const auto high = kTwoLoads ? hn::LoadU(d, base + lanes) : low;
       auto acc = hn::Zero(d);
       for (int k = 0; k < kTaps; ++k) {
         const auto column = hn::LoadU(di, index + k * lanes);
         const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
         auto x = hn::TableLookupLanes(low, lane);
         if constexpr (kTwoLoads) {
-          const auto high = hn::LoadU(d, base + lanes);
           x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
                              hn::TableLookupLanes(high, lane));
         }
