@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/thread_control.h"
 #include "kernels/kernels.h"
 
 namespace aclnn_upsample {
@@ -89,6 +90,7 @@ uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtyp
 }
 
 int ThreadCountFor(uint64_t traffic_bytes) {
+  if (const int forced = ThreadCountOverride(); forced > 0) return forced;
   if (const char* text = std::getenv("ACLNN_UPSAMPLE_NUM_THREADS")) {
     char* end = nullptr;
     const long value = std::strtol(text, &end, 10);

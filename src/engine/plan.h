@@ -81,7 +81,8 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
 uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype);
 
 // The number of threads to run a problem that moves `traffic_bytes` (gradOut read plus result
-// written) with: ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer, honoured exactly;
+// written) with: the embedding's SetThreadCountOverride if set (engine/thread_control.h), else
+// ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer, honoured exactly;
 // else the cores this process may use, but no more than one per kMinBytesPerThread of traffic,
 // since waking a worker costs more than it saves on a small share of work.
 int ThreadCountFor(uint64_t traffic_bytes);
