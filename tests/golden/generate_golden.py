@@ -2,11 +2,14 @@
 """Generates tests/golden/golden_cases.txt from PyTorch (a developer tool; CI never runs it).
 
 Every case is computed with torch's own backward ops in float64, so `expect` is the exact answer
-for the float32-representable gradOut that the file stores. Alongside it the file carries `mag`,
+for the gradOut that the file stores, whose values are exact in the case's dtype (float32,
+float16 or bfloat16: the library reads them in that dtype). Alongside it the file carries `mag`,
 the contract's error scale m = |A_H|^T |gradOut| |A_W| (section 4), built from the dense 1-D
 matrices read off torch's backward ops (see axis_matrix for why not the forward ones), so the C++
 test can apply the contract's tolerance `1e-5 * m` element by element, and `torch32`, torch's own
-float32 answer, for information. Where torch's matrices differ from the contract's formulas
+float32 answer, for information (float32 cases only). Each case also names the layout the C++
+test stores its tensors in (contiguous NCHW, NCHW with channels-last strides, or the NHWC
+format); the blocks are always in logical (n, c, h, w) order. Where torch's matrices differ from the contract's formulas
 (sections 1.1-1.3) or torch's forward from its backward, a note goes to stderr; TORCH_NOTES.md
 records those cases.
 
@@ -107,9 +110,16 @@ def backward(op, grad, out_hw, in_size, align, sh, sw):
     return fn(grad, list(out_hw), list(in_size), bool(align), sh, sw)
 
 
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+LAYOUTS = ("nchw", "channels_last", "nhwc")
+
+
 class Case:
     def __init__(self, name, op, align, scales_h, scales_w, n, c, h_out, w_out, h_in, w_in,
-                 grad=None):
+                 grad=None, dtype="float32", layout="nchw"):
+        assert dtype in DTYPES and layout in LAYOUTS, name
+        assert layout != "nhwc" or op == "bilinear", name  # bicubic AA takes NCHW or ND only
+        self.dtype, self.layout = dtype, layout
         self.name, self.op, self.align = name, op, align
         self.scales_h, self.scales_w = float(scales_h), float(scales_w)
         self.n, self.c = n, c
@@ -188,6 +198,50 @@ def build_cases():
     add("aa_identity_scales_1p2", "bicubic_aa", 0, 1.2, 1.2, 1, 1, 9, 9, 9, 9)
     add("aa_scales_inconsistent", "bicubic_aa", 0, 1.2, 1.2, 1, 2, 7, 9, 5, 7)
     add("aa_scales_inconsistent_down", "bicubic_aa", 0, 0.25, 0.7, 1, 1, 5, 3, 13, 7)
+
+    # --- Layouts, dtypes and threading -------------------------------------------------------
+    # The cases above are float32, contiguous NCHW and at most 3 channels, so they reach only
+    # the planar plans. The plan (src/engine/plan.cc) goes channels-last when C >= 8 and both
+    # tensors have stride 1 along C: NCHW views with channels-last strides, or the NHWC format
+    # (bilinear only). C = 3 in those layouts stays planar with strided rows; C = 12 and 24 leave
+    # a part block of channels. float16 / bfloat16 are held to one ulp of the result's dtype plus
+    # 1e-5 * m. golden_test.cc runs every case with the default thread count and with
+    # ACLNN_UPSAMPLE_NUM_THREADS=4, where phase 1 cuts a plane into up to 16 row bands (4 tasks
+    # per thread); the "band" cases have 16 to 32 result rows per plane, so they run 12 to 16
+    # bands of one to two rows on several threads, and widths of 40 to 64 that reach each vector
+    # form of the planar W pass on 8- and 16-lane targets (uniform interior at 2x, periodic at
+    # 1.5x and at a bilinear 2x downsample, blocked windows for bicubic; checked against the plan
+    # code when these cases were added, which may choose differently later).
+    cl, nhwc = "channels_last", "nhwc"
+    for dt in ("float32", "float16", "bfloat16"):
+        t = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}[dt]
+        add(f"bilinear_{t}_cl_c8_up2", "bilinear", 0, 0, 0, 1, 8, 12, 10, 6, 5,
+            dtype=dt, layout=cl)
+        add(f"bilinear_{t}_cl_c16_1p5_a1", "bilinear", 1, 0, 0, 1, 16, 9, 12, 6, 8,
+            dtype=dt, layout=cl)
+        add(f"bilinear_{t}_nhwc_c8_down", "bilinear", 0, 0, 0, 1, 8, 5, 7, 11, 13,
+            dtype=dt, layout=nhwc)
+        add(f"bilinear_{t}_nhwc_c3_a1", "bilinear", 1, 0, 0, 1, 3, 12, 9, 5, 4,
+            dtype=dt, layout=nhwc)
+        add(f"aa_{t}_cl_c8_up", "bicubic_aa", 0, 0, 0, 1, 8, 14, 10, 7, 5, dtype=dt, layout=cl)
+        add(f"aa_{t}_cl_c12_down", "bicubic_aa", 0, 0, 0, 1, 12, 4, 5, 9, 11,
+            dtype=dt, layout=cl)
+        if dt != "float32":
+            # Planar plans of the 16-bit dtypes (the float32 ones are all the cases above).
+            add(f"bilinear_{t}_up_a0", "bilinear", 0, 0, 0, 2, 3, 13, 17, 5, 7, dtype=dt)
+            add(f"aa_{t}_down_a1", "bicubic_aa", 1, 0, 0, 1, 2, 7, 5, 31, 17, dtype=dt)
+            add(f"aa_{t}_up_scales", "bicubic_aa", 0, 2.0, 3.0, 1, 2, 14, 15, 7, 5, dtype=dt)
+    add("bilinear_f32_cl_c3_up2", "bilinear", 0, 0, 0, 1, 3, 10, 14, 5, 7, layout=cl)
+    add("bilinear_f32_nhwc_c8_scales", "bilinear", 0, 2.0, 2.0, 1, 8, 14, 10, 7, 5, layout=nhwc)
+    add("bilinear_f32_nhwc_c24_up2_a1", "bilinear", 1, 0, 0, 1, 24, 8, 6, 4, 3, layout=nhwc)
+    add("aa_f32_cl_c3_down", "bicubic_aa", 0, 0, 0, 1, 3, 5, 4, 11, 9, layout=cl)
+    add("bilinear_f32_band_up2", "bilinear", 0, 0, 0, 1, 1, 64, 80, 32, 40)
+    add("bilinear_f32_band_1p5", "bilinear", 0, 0, 0, 1, 1, 48, 60, 32, 40)
+    add("bilinear_f32_band_down2", "bilinear", 0, 0, 0, 1, 1, 16, 32, 32, 64)
+    add("bilinear_f16_band_cl_c8", "bilinear", 0, 0, 0, 1, 8, 32, 16, 16, 8,
+        dtype="float16", layout=cl)
+    add("aa_f32_band_down2", "bicubic_aa", 0, 0, 0, 1, 1, 16, 32, 32, 64)
+    add("aa_bf16_band_up2", "bicubic_aa", 1, 0, 0, 1, 1, 48, 80, 24, 40, dtype="bfloat16")
     return cases
 
 
@@ -214,9 +268,14 @@ def main():
     names = set()
     chunks = [
         "# Generated by tests/golden/generate_golden.py with torch %s; do not edit.\n"
-        "# case <name> <op> <align> <scalesH> <scalesW> <N> <C> <H_out> <W_out> <H_in> <W_in>\n"
-        "# blocks: grad (float32 values), expect (float64 torch result), mag (|A_H|^T|G||A_W|),\n"
-        "# torch32 (torch's float32 result, informational)\n" % torch.__version__
+        "# case <name> <op> <dtype> <layout> <align> <scalesH> <scalesW> <N> <C> <H_out> <W_out>"
+        " <H_in> <W_in>\n"
+        "#   dtype: float32 | float16 | bfloat16; layout: nchw | channels_last (NCHW dims,\n"
+        "#   channels-last strides) | nhwc (the NHWC format, bilinear only)\n"
+        "# blocks, in logical (n, c, h, w) order whatever the layout: grad (values exact in the\n"
+        "# dtype), expect (float64 torch result), mag (|A_H|^T|G||A_W|), torch32 (torch's float32\n"
+        "# result, informational; float32 cases only)\n"
+        "# end <number of cases>\n" % torch.__version__
     ]
     for cs in cases:
         assert cs.name not in names, cs.name
@@ -226,9 +285,9 @@ def main():
             grad = torch.randn(shape, generator=gen, dtype=torch.float64)
         else:
             grad = cs.grad.reshape(shape)
-        # The library computes in float32: store exactly what it will read.
-        grad = grad.to(torch.float32).to(torch.float64)
-        assert grad.numel() <= 4000 and cs.n * cs.c * cs.h_in * cs.w_in <= 4000, cs.name
+        # Store exactly what the library will read in the case's dtype.
+        grad = grad.to(DTYPES[cs.dtype]).to(torch.float64)
+        assert grad.numel() <= 8000 and cs.n * cs.c * cs.h_in * cs.w_in <= 4000, cs.name
 
         sh = torch_scale(cs.op, cs.h_in, cs.h_out, cs.scales_h)
         sw = torch_scale(cs.op, cs.w_in, cs.w_out, cs.scales_w)
@@ -254,14 +313,16 @@ def main():
         assert err <= 1e-12 * max(1.0, expect.abs().max().item()), (cs.name, err)
         mag = torch.einsum("oi,ncop,pj->ncij", a_h.abs(), grad.abs(), a_w.abs())
 
-        chunks.append("case %s %s %d %.17g %.17g %d %d %d %d %d %d\n" % (
-            cs.name, cs.op, cs.align, cs.scales_h, cs.scales_w, cs.n, cs.c, cs.h_out, cs.w_out,
-            cs.h_in, cs.w_in))
+        chunks.append("case %s %s %s %s %d %.17g %.17g %d %d %d %d %d %d\n" % (
+            cs.name, cs.op, cs.dtype, cs.layout, cs.align, cs.scales_h, cs.scales_w, cs.n, cs.c,
+            cs.h_out, cs.w_out, cs.h_in, cs.w_in))
         chunks.append("grad\n" + fmt(grad.flatten().tolist(), "%.9g") + "\n")
         chunks.append("expect\n" + fmt(expect.flatten().tolist(), "%.17g") + "\n")
         chunks.append("mag\n" + fmt(mag.flatten().tolist(), "%.17g") + "\n")
-        chunks.append("torch32\n" + fmt(t32.double().flatten().tolist(), "%.9g") + "\n")
+        if cs.dtype == "float32":
+            chunks.append("torch32\n" + fmt(t32.double().flatten().tolist(), "%.9g") + "\n")
 
+    chunks.append("end %d\n" % len(cases))
     text = "".join(chunks)
     with open(args.out, "w") as f:
         f.write(text)
