@@ -1,0 +1,213 @@
+"""CANN's aclnn upsample backward operators on the CPU, for NumPy, PyTorch and any DLPack array.
+
+The two functions mirror ``aclnnUpsampleBilinear2dBackwardV2`` and
+``aclnnUpsampleBicubic2dAAGrad``: ``grad_out`` has shape ``(N, C, *output_size)`` (or
+``(N, *output_size, C)`` with ``format="nhwc"``), the result has shape ``input_size``. Arrays
+are used in place with whatever strides they have; the GIL is released while the library runs.
+PyTorch integration (custom ops, routing ``F.interpolate``'s backward) is in
+:mod:`aclnn_upsample.torch`.
+"""
+
+from __future__ import annotations
+
+import operator
+import sys
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+
+__all__ = [
+    "AclnnError",
+    "upsample_bilinear2d_backward_v2",
+    "upsample_bicubic2d_aa_grad",
+    "set_num_threads",
+    "get_num_threads",
+    "simd_target",
+    "__version__",
+    "ACLNN_ERR_PARAM_NULLPTR",
+    "ACLNN_ERR_PARAM_INVALID",
+    "ACLNN_ERR_RUNTIME_ERROR",
+    "ACLNN_ERR_INNER",
+]
+
+__version__: str = _core.__version__
+
+ACLNN_ERR_PARAM_NULLPTR = 161001
+ACLNN_ERR_PARAM_INVALID = 161002
+ACLNN_ERR_RUNTIME_ERROR = 361001
+ACLNN_ERR_INNER = 561000
+
+
+class AclnnError(ValueError):
+    """A call the library refused: ``status`` is its aclnn status, the text its own message
+    (``aclGetRecentErrMsg``), which names the operator, the parameter, what was expected and
+    what arrived. Nothing was written to ``out``."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+    def __reduce__(self):  # picklable across processes, like the built-in exceptions
+        return (type(self), (self.status, str(self)))
+
+
+_FORMATS = {"nchw": _core.FORMAT_NCHW, "nhwc": _core.FORMAT_NHWC, "nd": _core.FORMAT_ND}
+_BILINEAR, _BICUBIC_AA = 0, 1
+# The library's per-dimension and size limits (README, "Limits"): a result beyond them is one it
+# will refuse, so it is judged before anything is allocated for it.
+_MAX_DIM = 1 << 20
+_MAX_BYTES = 60 << 30
+
+
+def _int_list(values: Sequence[int], name: str) -> list:
+    try:
+        return [operator.index(v) for v in values]
+    except TypeError:
+        raise TypeError(
+            f"{name}: expected a sequence of integers, got {values!r}") from None
+
+
+def _format_code(format: str) -> int:
+    code = _FORMATS.get(format.lower()) if isinstance(format, str) else None
+    if code is None:
+        raise ValueError(f"format: expected 'nchw', 'nhwc' or 'nd', got {format!r}")
+    return code
+
+
+def _scale(value: Optional[float], name: str) -> float:
+    # None is PyTorch's "not given", which is the C API's 0.
+    if value is None:
+        return 0.0
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a float or None, got {value!r}") from None
+
+
+def _torch_tensor_type():
+    torch = sys.modules.get("torch")  # a torch tensor can only exist if torch is imported
+    return torch.Tensor if torch is not None else None
+
+
+def _torch_memory_format(tensor):
+    """The memory format of a new result for `tensor`: channels-last for a channels-last tensor,
+    as PyTorch's own backward kernels return (Tensor.suggest_memory_format, which Python lacks)."""
+    import torch
+
+    if (tensor.dim() == 4 and not tensor.is_contiguous()
+            and tensor.is_contiguous(memory_format=torch.channels_last)):
+        return torch.channels_last
+    return torch.contiguous_format
+
+
+def _allocatable(shape: list, itemsize: int) -> bool:
+    if len(shape) != 4 or any(v < 0 or v > _MAX_DIM for v in shape):
+        return False
+    count = 1
+    for v in shape:
+        count *= v
+    return count * itemsize < _MAX_BYTES
+
+
+def _run(op: int, grad_out: Any, output_size, input_size, align_corners, scales_h, scales_w,
+         out, format):
+    output_size = _int_list(output_size, "output_size")
+    input_size = _int_list(input_size, "input_size")
+    format_code = _format_code(format)
+    scales_h = _scale(scales_h, "scales_h")
+    scales_w = _scale(scales_w, "scales_w")
+    align_corners = bool(align_corners)
+
+    tensor_type = _torch_tensor_type()
+    is_torch = tensor_type is not None and isinstance(grad_out, tensor_type)
+    if is_torch:
+        grad_out = grad_out.detach()  # DLPack refuses tensors that require grad
+    elif not isinstance(grad_out, np.ndarray):
+        # Anything else (buffer protocol, other DLPack arrays) is viewed as NumPy, without a
+        # copy, so that the result can be a NumPy array of the same dtype.
+        grad_out = np.from_dlpack(grad_out) if hasattr(grad_out, "__dlpack__") else (
+            np.asarray(memoryview(grad_out)))
+
+    if out is not None:
+        if tensor_type is not None and isinstance(out, tensor_type):
+            target = out.detach()
+        else:
+            target = out
+            if isinstance(out, np.ndarray) and not out.flags.writeable:
+                raise ValueError("out: expected a writable array, got a read-only one")
+        status, message = _core.run(op, grad_out, target, output_size, input_size,
+                                    align_corners, scales_h, scales_w, format_code)
+        if status:
+            raise AclnnError(status, message)
+        return out
+
+    itemsize = grad_out.element_size() if is_torch else grad_out.itemsize
+    if not _allocatable(input_size, itemsize):
+        # Let the library judge the size (phase 1 only) so that the caller gets its status and
+        # message rather than NumPy's or PyTorch's allocation error.
+        status, message = _core.run(op, grad_out, None, output_size, input_size, align_corners,
+                                    scales_h, scales_w, format_code)
+        if status:
+            raise AclnnError(status, message)
+    if is_torch:
+        import torch
+
+        memory_format = (_torch_memory_format(grad_out) if format_code == _core.FORMAT_NCHW
+                         else torch.contiguous_format)
+        result = torch.empty(input_size, dtype=grad_out.dtype, device=grad_out.device,
+                             memory_format=memory_format)
+    else:
+        result = np.empty(input_size, dtype=grad_out.dtype)
+    status, message = _core.run(op, grad_out, result, output_size, input_size, align_corners,
+                                scales_h, scales_w, format_code)
+    if status:
+        raise AclnnError(status, message)
+    return result
+
+
+def upsample_bilinear2d_backward_v2(grad_out, output_size, input_size, align_corners=False,
+                                    scales_h=0.0, scales_w=0.0, *, out=None, format="nchw"):
+    """``aclnnUpsampleBilinear2dBackwardV2``: the gradient of a bilinear resize.
+
+    ``output_size`` is ``[H_out, W_out]``; ``input_size`` is ``[N, C, H_in, W_in]``
+    (``[N, H_in, W_in, C]`` with ``format="nhwc"``). ``scales_h``/``scales_w`` are the forward's
+    scale factors (0 or None: not given); a scale is used only when ``output_size ==
+    floor(input_size * scale)`` and ``1/scale >= 0.01``, else ``in/out`` (the device's rule,
+    where PyTorch always uses a given scale). float32, float16 and bfloat16; NCHW or NHWC.
+    Writes into ``out`` and returns it when given, else returns a new array of grad_out's kind
+    and dtype. Raises :class:`AclnnError` for anything the library refuses.
+    """
+    return _run(_BILINEAR, grad_out, output_size, input_size, align_corners, scales_h,
+                scales_w, out, format)
+
+
+def upsample_bicubic2d_aa_grad(grad_out, output_size, input_size, align_corners=False,
+                               scales_h=0.0, scales_w=0.0, *, out=None, format="nchw"):
+    """``aclnnUpsampleBicubic2dAAGrad``: the gradient of an antialiased bicubic resize
+    (PyTorch's ``F.interpolate(..., mode="bicubic", antialias=True)``).
+
+    Arguments as for :func:`upsample_bilinear2d_backward_v2`; any positive scale is used as
+    given; formats NCHW or ND; forward upscaling at most 50x per axis.
+    """
+    return _run(_BICUBIC_AA, grad_out, output_size, input_size, align_corners, scales_h,
+                scales_w, out, format)
+
+
+def set_num_threads(threads: int) -> None:
+    """Sets the threads every later call runs with (the library's own pool), above the
+    ``ACLNN_UPSAMPLE_NUM_THREADS`` environment variable; 0 returns to the default. Results are
+    bitwise the same for every count."""
+    _core.set_num_threads(operator.index(threads))
+
+
+def get_num_threads() -> int:
+    """The threads a large call runs with now (smaller calls may use fewer: a worker is not
+    woken for less than 512 KiB of traffic unless the count was set explicitly)."""
+    return _core.get_num_threads()
+
+
+def simd_target() -> str:
+    """The SIMD target the kernels run on, chosen at run time (e.g. ``"AVX2"``)."""
+    return _core.simd_target()

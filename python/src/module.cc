@@ -1,0 +1,322 @@
+// aclnn_upsample._core: the two operators on any CPU array, through the library's C API only.
+//
+// The arrays are never copied: each becomes an aclTensor view of its own memory with its own
+// strides, and the library validates everything (dtype, rank, shapes, overlap, limits) so that
+// Python sees exactly the statuses and messages a C caller gets. What this layer adds: DLPack
+// dtypes to aclDataType, the views' storage extents, a cached workspace, and the GIL released
+// while the library runs. The Python package (aclnn_upsample/__init__.py) allocates results and
+// turns a failing status into AclnnError.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+// Not CANN's API: the process-wide thread count (no public call sets it) and the build's
+// description, from the project's public extension header where this checkout has it.
+#include "engine/plan.h"
+#include "engine/thread_control.h"
+#if __has_include("aclnn_upsample/version.h")
+#include "aclnn_upsample/version.h"
+#define ACLNN_UPSAMPLE_HAS_VERSION_H 1
+#else
+#include "kernels/kernels.h"
+#endif
+
+namespace nb = nanobind;
+
+namespace {
+
+using GetWorkspaceSizeFn = aclnnStatus (*)(const aclTensor*, const aclIntArray*, const aclIntArray*,
+                                           bool, double, double, aclTensor*, uint64_t*,
+                                           aclOpExecutor**);
+using RunFn = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+struct Operator {
+  GetWorkspaceSizeFn get_workspace_size;
+  RunFn run;
+};
+
+// Indexed by the `op` argument of run(): 0 bilinear V2, 1 bicubic AA.
+constexpr Operator kOperators[] = {
+    {aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, aclnnUpsampleBilinear2dBackwardV2},
+    {aclnnUpsampleBicubic2dAAGradGetWorkspaceSize, aclnnUpsampleBicubic2dAAGrad},
+};
+
+// Every DLPack dtype that has an aclDataType goes to the library as that type, so that a float64
+// or integer array is rejected by the library with its own message, as in C.
+aclDataType ToAclDataType(nb::dlpack::dtype dtype) {
+  using Code = nb::dlpack::dtype_code;
+  if (dtype.lanes != 1) return ACL_DT_UNDEFINED;
+  const auto code = static_cast<Code>(dtype.code);
+  switch (code) {
+    case Code::Float:
+      return dtype.bits == 32   ? ACL_FLOAT
+             : dtype.bits == 16 ? ACL_FLOAT16
+             : dtype.bits == 64 ? ACL_DOUBLE
+                                : ACL_DT_UNDEFINED;
+    case Code::Bfloat:
+      return dtype.bits == 16 ? ACL_BF16 : ACL_DT_UNDEFINED;
+    case Code::Int:
+      return dtype.bits == 8    ? ACL_INT8
+             : dtype.bits == 16 ? ACL_INT16
+             : dtype.bits == 32 ? ACL_INT32
+             : dtype.bits == 64 ? ACL_INT64
+                                : ACL_DT_UNDEFINED;
+    case Code::UInt:
+      return dtype.bits == 8    ? ACL_UINT8
+             : dtype.bits == 16 ? ACL_UINT16
+             : dtype.bits == 32 ? ACL_UINT32
+             : dtype.bits == 64 ? ACL_UINT64
+                                : ACL_DT_UNDEFINED;
+    case Code::Bool:
+      return ACL_BOOL;
+    case Code::Complex:
+      return dtype.bits == 64    ? ACL_COMPLEX64
+             : dtype.bits == 128 ? ACL_COMPLEX128
+                                 : ACL_DT_UNDEFINED;
+    default:
+      return ACL_DT_UNDEFINED;
+  }
+}
+
+// A failure the library reported: its status and this thread's message.
+struct Failure {
+  aclnnStatus status = ACLNN_SUCCESS;
+  std::string message;
+};
+
+Failure LibraryFailure(aclnnStatus status) {
+  const char* message = aclGetRecentErrMsg();
+  return Failure{status, message != nullptr ? message : ""};
+}
+
+// An aclTensor viewing an array's own memory, destroyed with the holder.
+class TensorView {
+ public:
+  TensorView() = default;
+  TensorView(const TensorView&) = delete;
+  TensorView& operator=(const TensorView&) = delete;
+  ~TensorView() {
+    if (tensor_ != nullptr) aclDestroyTensor(tensor_);
+  }
+
+  // Describes `array` for the library. The storage is the span the view covers: the library
+  // checks that the view fits it, so the span must be the true one. A negative stride (NumPy's
+  // a[::-1]) is described as it is, from the lowest address, for the library to reject.
+  Failure Create(const nb::ndarray<nb::ro>& array, aclFormat format, const char* name) {
+    const size_t ndim = array.ndim();
+    std::vector<int64_t> dims(ndim), strides(ndim);
+    int64_t lowest = 0, highest = 0;
+    bool empty = false;
+    for (size_t d = 0; d < ndim; ++d) {
+      dims[d] = static_cast<int64_t>(array.shape(d));
+      strides[d] = array.stride(d);
+      if (dims[d] == 0) empty = true;
+    }
+    bool overflow = false;
+    for (size_t d = 0; d < ndim && !empty; ++d) {
+      int64_t reach = 0;
+      overflow |= __builtin_mul_overflow(dims[d] - 1, strides[d], &reach);
+      overflow |= __builtin_add_overflow(reach < 0 ? lowest : highest, reach,
+                                         reach < 0 ? &lowest : &highest);
+    }
+    int64_t storage = 0;
+    if (!empty) overflow |= __builtin_sub_overflow(highest, lowest - 1, &storage);
+    if (overflow) {
+      // Only a hand-made view (numpy.lib.stride_tricks.as_strided) can get here.
+      return Failure{ACLNN_ERR_PARAM_INVALID,
+                     std::string(name) +
+                         ": expected a view whose element span fits in int64, got strides that "
+                         "overflow it"};
+    }
+    const size_t itemsize = array.itemsize();
+    auto* data = static_cast<char*>(const_cast<void*>(array.data()));
+    if (itemsize > 1 && reinterpret_cast<uintptr_t>(data) % itemsize != 0) {
+      // The library reads elements as C objects of their type, which must be aligned.
+      return Failure{ACLNN_ERR_PARAM_INVALID,
+                     std::string(name) + ": expected data aligned to its " +
+                         std::to_string(itemsize) + "-byte elements, got an address " +
+                         std::to_string(reinterpret_cast<uintptr_t>(data) % itemsize) +
+                         " bytes past a boundary"};
+    }
+    tensor_ = aclCreateTensor(dims.data(), ndim, ToAclDataType(array.dtype()), strides.data(),
+                              -lowest, format, &storage, 1,
+                              data == nullptr ? nullptr : data + lowest * int64_t(itemsize));
+    if (tensor_ == nullptr) return LibraryFailure(ACLNN_ERR_PARAM_INVALID);
+    return Failure{};
+  }
+
+  // A stand-in for a result not yet allocated, for phase 1 to judge `input_size` by: its dims
+  // are input_size as given (which may be impossible to allocate), its data a dummy address
+  // that is never written since the plan is not run.
+  Failure CreatePlaceholder(const std::vector<int64_t>& dims, aclDataType dtype, aclFormat format) {
+    static char dummy;
+    tensor_ = aclCreateTensor(dims.data(), dims.size(), dtype, /*stride=*/nullptr, 0, format,
+                              dims.data(), dims.size(), &dummy);
+    if (tensor_ == nullptr) return LibraryFailure(ACLNN_ERR_PARAM_INVALID);
+    return Failure{};
+  }
+
+  aclTensor* get() const { return tensor_; }
+
+ private:
+  aclTensor* tensor_ = nullptr;
+};
+
+class IntArray {
+ public:
+  IntArray(const IntArray&) = delete;
+  IntArray& operator=(const IntArray&) = delete;
+  explicit IntArray(const std::vector<int64_t>& values) {
+    // An empty list still needs a pointer: the library then reports the wrong length, not null.
+    static const int64_t kNone = 0;
+    array_ = aclCreateIntArray(values.empty() ? &kNone : values.data(), values.size());
+  }
+  ~IntArray() {
+    if (array_ != nullptr) aclDestroyIntArray(array_);
+  }
+  const aclIntArray* get() const { return array_; }
+
+ private:
+  aclIntArray* array_ = nullptr;
+};
+
+// One workspace per calling thread, grown when a call needs more and kept for the next: the
+// library's workspace is scratch only, and allocating (and faulting in) it per call would cost
+// small calls more than they compute.
+class Workspace {
+ public:
+  ~Workspace() {
+    if (data_ != nullptr) aclrtFree(data_);
+  }
+  // Returns the status of the allocation.
+  aclError Reserve(uint64_t bytes) {
+    if (bytes <= size_) return ACL_SUCCESS;
+    if (data_ != nullptr) aclrtFree(data_);
+    data_ = nullptr;
+    size_ = 0;
+    const aclError status = aclrtMalloc(&data_, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (status == ACL_SUCCESS) size_ = bytes;
+    return status;
+  }
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+Failure RunLibrary(const Operator& op, const aclTensor* grad, const aclIntArray* output_size,
+                   const aclIntArray* input_size, bool align_corners, double scales_h,
+                   double scales_w, aclTensor* out, bool plan_only) {
+  thread_local Workspace workspace;
+  uint64_t workspace_size = 0;
+  aclOpExecutor* executor = nullptr;
+  aclnnStatus status = op.get_workspace_size(grad, output_size, input_size, align_corners, scales_h,
+                                             scales_w, out, &workspace_size, &executor);
+  if (status != ACLNN_SUCCESS) return LibraryFailure(status);
+  if (plan_only) {
+    aclDestroyAclOpExecutor(executor);
+    return Failure{};
+  }
+  if (workspace.Reserve(workspace_size) != ACL_SUCCESS) {
+    Failure failure = LibraryFailure(ACLNN_ERR_INNER);
+    // A single-use executor is freed by phase 2 only; hand it back unrun.
+    aclDestroyAclOpExecutor(executor);
+    return failure;
+  }
+  status = op.run(workspace_size > 0 ? workspace.data() : nullptr, workspace_size, executor,
+                  /*stream=*/nullptr);
+  if (status != ACLNN_SUCCESS) return LibraryFailure(status);
+  return Failure{};
+}
+
+void RequireCpu(int device_type, const char* name) {
+  if (device_type == nb::device::cpu::value) return;
+  throw nb::value_error((std::string(name) +
+                         ": expected an array in CPU memory (DLPack device type 1), got device "
+                         "type " +
+                         std::to_string(device_type))
+                            .c_str());
+}
+
+// Runs operator `op` from `grad` into `out`. Returns (0, "") or the library's (status, message);
+// raises only for what is not the library's to judge (a non-CPU array). Without `out`, runs
+// phase 1 only, against a stand-in result of shape `input_size`: how the caller learns the
+// library's verdict on a size it could not allocate.
+std::pair<int, std::string> Run(int op, nb::ndarray<nb::ro> grad, std::optional<nb::ndarray<>> out,
+                                const std::vector<int64_t>& output_size,
+                                const std::vector<int64_t>& input_size, bool align_corners,
+                                double scales_h, double scales_w, int format) {
+  if (op < 0 || op > 1) throw nb::value_error("op: expected 0 (bilinear) or 1 (bicubic AA)");
+  RequireCpu(grad.device_type(), "grad_out");
+  if (out) RequireCpu(out->device_type(), "out");
+  const auto acl_format = static_cast<aclFormat>(format);
+  TensorView grad_view, out_view;
+  Failure failure = grad_view.Create(grad, acl_format, "grad_out");
+  if (failure.status == ACLNN_SUCCESS) {
+    failure = out ? out_view.Create(nb::ndarray<nb::ro>(*out), acl_format, "out")
+                  : out_view.CreatePlaceholder(input_size, ToAclDataType(grad.dtype()), acl_format);
+  }
+  if (failure.status != ACLNN_SUCCESS) return {failure.status, failure.message};
+  const IntArray output_array(output_size), input_array(input_size);
+  {
+    nb::gil_scoped_release release;
+    failure = RunLibrary(kOperators[op], grad_view.get(), output_array.get(), input_array.get(),
+                         align_corners, scales_h, scales_w, out_view.get(), !out.has_value());
+  }
+  return {failure.status, failure.message};
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "aclnn_upsample's C API bound for Python; use the aclnn_upsample package, not this.";
+  // CANN's contract: aclInit before any operator (a no-op on the CPU, kept for that order).
+  aclInit(nullptr);
+
+  m.def("run", &Run, nb::arg("op"), nb::arg("grad_out"), nb::arg("out").noconvert().none(),
+        nb::arg("output_size"), nb::arg("input_size"), nb::arg("align_corners"),
+        nb::arg("scales_h"), nb::arg("scales_w"), nb::arg("format"),
+        "Runs operator `op` (0 bilinear V2, 1 bicubic AA) from grad_out into out; returns "
+        "(status, message), (0, '') on success.");
+  m.def(
+      "set_num_threads",
+      [](int threads) {
+        if (threads < 0) {
+          throw nb::value_error(
+              ("set_num_threads: expected a thread count >= 1, or 0 for the default, got " +
+               std::to_string(threads))
+                  .c_str());
+        }
+        aclnn_upsample::SetThreadCountOverride(threads);
+      },
+      nb::arg("threads"));
+  m.def("get_num_threads", [] {
+    // The count a problem too big to be limited by its traffic would run with.
+    return aclnn_upsample::ThreadCountFor(std::numeric_limits<uint64_t>::max());
+  });
+#ifdef ACLNN_UPSAMPLE_HAS_VERSION_H
+  m.def("simd_target", [] { return std::string(aclnn_upsample_simd_target()); });
+  m.attr("__version__") = aclnn_upsample_version();
+#else
+  m.def("simd_target", [] { return std::string(aclnn_upsample::kernels::ActiveTargetName()); });
+  m.attr("__version__") = ACLNN_UPSAMPLE_VERSION_STRING;
+#endif
+  m.attr("FORMAT_NCHW") = static_cast<int>(ACL_FORMAT_NCHW);
+  m.attr("FORMAT_NHWC") = static_cast<int>(ACL_FORMAT_NHWC);
+  m.attr("FORMAT_ND") = static_cast<int>(ACL_FORMAT_ND);
+}
