@@ -1,8 +1,12 @@
 // Concurrency and determinism of both operators, meant to run under ThreadSanitizer
 // (tests/reliability/run_tsan.sh): many application threads share the library's one thread
 // pool, executor registry and error state, and every result must be bitwise equal to the same
-// call made alone; results must also be bitwise equal for every thread count (contract 4).
+// call made alone; results must also be bitwise equal for every thread count (contract 4): 1 to
+// 3, the library's default, and more threads than the machine has cores. The results that the
+// others are compared with are checked element by element against the independent float64
+// reference (tests/support/reference.h) with the contract's tolerance.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -11,11 +15,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "reliability/reliability_util.h"
+#include "support/reference.h"
 
 namespace reliability {
 namespace {
@@ -32,6 +38,8 @@ enum class Layout { kNchw, kNhwc, kNd, kChannelsLastStrides };
 
 struct Case {
   std::string name;
+  Layout layout = Layout::kNchw;
+  int64_t n = 0, c = 0, h_out = 0, w_out = 0, h_in = 0, w_in = 0;  // the logical problem
   CallArgs args;
   TensorDesc grad, out;
   std::vector<uint8_t> grad_data;
@@ -44,6 +52,13 @@ Case MakeCase(Op op, aclDataType dtype, Layout layout, int64_t n, int64_t c, int
               int64_t w_out, int64_t h_in, int64_t w_in, bool align = false, double scales_h = 0,
               double scales_w = 0) {
   Case k;
+  k.layout = layout;
+  k.n = n;
+  k.c = c;
+  k.h_out = h_out;
+  k.w_out = w_out;
+  k.h_in = h_in;
+  k.w_in = w_in;
   k.args.op = op;
   k.args.align_corners = align;
   k.args.scales_h = scales_h;
@@ -98,6 +113,60 @@ std::vector<Case> Cases() {
   return cases;
 }
 
+// Storage index of logical element (n, c, h, w) of a case's tensor, in either axis order.
+int64_t StorageIndex(const Case& k, const TensorDesc& t, int64_t n, int64_t c, int64_t h,
+                     int64_t w) {
+  const std::vector<int64_t> s = t.Strides();
+  return k.layout == Layout::kNhwc ? t.offset + n * s[0] + h * s[1] + w * s[2] + c * s[3]
+                                   : t.offset + n * s[0] + c * s[1] + h * s[2] + w * s[3];
+}
+
+// Every element of a result against the float64 reference computed from the same (already
+// rounded) gradOut, within the contract's tolerance. Returns "" or the first mismatches.
+std::string CheckAgainstReference(const Case& k, const std::vector<uint8_t>& got) {
+  reference::Case rc;
+  rc.op = k.args.op == Op::kBilinear ? reference::Op::kBilinear : reference::Op::kBicubicAA;
+  rc.n = k.n;
+  rc.c = k.c;
+  rc.in_h = k.h_in;
+  rc.in_w = k.w_in;
+  rc.out_h = k.h_out;
+  rc.out_w = k.w_out;
+  rc.align_corners = k.args.align_corners;
+  rc.scales_h = k.args.scales_h;
+  rc.scales_w = k.args.scales_w;
+  const aclDataType dtype = k.out.dtype;
+  const size_t elem = ElementSize(dtype);
+  std::vector<double> grad;
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t c = 0; c < k.c; ++c)
+      for (int64_t h = 0; h < k.h_out; ++h)
+        for (int64_t w = 0; w < k.w_out; ++w)
+          grad.push_back(
+              Load(dtype, k.grad_data.data() + StorageIndex(k, k.grad, n, c, h, w) * elem));
+  std::vector<double> expected, magnitude;
+  reference::Backward(rc, grad, &expected, &magnitude);
+  std::string failures;
+  int count = 0;
+  size_t i = 0;
+  for (int64_t n = 0; n < k.n; ++n)
+    for (int64_t c = 0; c < k.c; ++c)
+      for (int64_t h = 0; h < k.h_in; ++h)
+        for (int64_t w = 0; w < k.w_in; ++w, ++i) {
+          const double v = Load(dtype, got.data() + StorageIndex(k, k.out, n, c, h, w) * elem);
+          const double tolerance = ContractTolerance(dtype, expected[i], magnitude[i]);
+          if (std::fabs(v - expected[i]) <= tolerance) continue;
+          if (++count <= 3) {
+            failures += " (" + std::to_string(n) + "," + std::to_string(c) + "," +
+                        std::to_string(h) + "," + std::to_string(w) + ") = " + std::to_string(v) +
+                        ", reference " + std::to_string(expected[i]) + " +- " +
+                        std::to_string(tolerance) + ";";
+          }
+        }
+  if (count == 0) return "";
+  return std::to_string(count) + " elements outside the contract's tolerance:" + failures;
+}
+
 // Runs a case into a buffer that starts as all-ones bytes (NaN in every dtype), so that an
 // element the call forgets to write shows up as a difference too.
 std::vector<uint8_t> RunCase(const Case& k, aclrtStream stream, bool repeatable_twice,
@@ -146,6 +215,7 @@ TEST(ConcurrencyTest, EightThreadsMatchTheSameCallsMadeAlone) {
     std::string error;
     k.expected = RunCase(k, nullptr, false, &error);
     ASSERT_FALSE(k.expected.empty()) << k.name << ": " << error;
+    ASSERT_EQ(CheckAgainstReference(k, k.expected), "") << k.name;
   }
 
   std::atomic<int> mismatches{0};
@@ -212,29 +282,66 @@ TEST(ConcurrencyTest, BitwiseIdenticalForOneTwoAndThreeThreads) {
   for (Op op : {Op::kBilinear, Op::kBicubicAA}) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       for (const Case& k : BandedCases(op, dtype)) {
-        std::vector<uint8_t> reference;
+        std::vector<uint8_t> one_thread;
         for (int threads : {1, 2, 3}) {
           SetThreadCount(threads);
           std::string error;
           const std::vector<uint8_t> got = RunCase(k, nullptr, false, &error);
           ASSERT_FALSE(got.empty()) << k.name << ": " << error;
           if (threads == 1) {
-            reference = got;
-            if (dtype == ACL_FLOAT) {
-              // Rows of both matrices sum to 1, so the gradient's total is kept: a cheap check
-              // that the single-threaded result is a real one.
-              double sum_in = 0, sum_out = 0, magnitude = 0;
-              for (size_t i = 0; i < k.grad_data.size() / 4; ++i) {
-                sum_in += Load(dtype, k.grad_data.data() + 4 * i);
-                magnitude += std::fabs(Load(dtype, k.grad_data.data() + 4 * i));
-              }
-              for (size_t i = 0; i < got.size() / 4; ++i)
-                sum_out += Load(dtype, got.data() + 4 * i);
-              EXPECT_NEAR(sum_out, sum_in, 1e-4 * magnitude) << k.name;
-            }
+            one_thread = got;
+            EXPECT_EQ(CheckAgainstReference(k, got), "") << k.name;
           } else {
-            EXPECT_TRUE(got == reference) << k.name << ": " << threads << " threads differ from 1";
+            EXPECT_TRUE(got == one_thread) << k.name << ": " << threads << " threads differ from 1";
           }
+        }
+      }
+    }
+  }
+  SetThreadCount(2);
+}
+
+int CoresAvailable() {
+  cpu_set_t cpus;
+  return sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? std::max(1, CPU_COUNT(&cpus)) : 1;
+}
+
+// Problems that move 1.1 to 2.3 MiB (gradOut read plus result written), so that the default
+// thread count, one thread per 512 KiB of that traffic up to the cores available, is 2 or more
+// on any machine with 2 cores or more; planar and channels-last, upsampling and downsampling.
+std::vector<Case> DefaultThreadCases(Op op, aclDataType dtype) {
+  return {MakeCase(op, dtype, Layout::kNchw, 1, 4, 320, 384, 160, 192),
+          MakeCase(op, dtype, Layout::kChannelsLastStrides, 1, 16, 192, 160, 96, 80),
+          MakeCase(op, dtype, Layout::kNchw, 1, 4, 96, 80, 352, 384)};
+}
+
+TEST(ConcurrencyTest, BitwiseIdenticalAtTheDefaultAndAtMoreThreadsThanCores) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  const int cores = CoresAvailable();
+  ASSERT_GE(cores, 1);
+  // 0: ACLNN_UPSAMPLE_NUM_THREADS unset (the library's default); the rest oversubscribe the
+  // cores this process may use, fixed counts and counts derived from the machine.
+  const std::set<int> counts = {0, 5, 8, cores + 1, 2 * cores + 3};
+  for (Op op : {Op::kBilinear, Op::kBicubicAA}) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (const Case& k : DefaultThreadCases(op, dtype)) {
+        std::string error;
+        SetThreadCount(1);
+        const std::vector<uint8_t> one = RunCase(k, nullptr, false, &error);
+        ASSERT_FALSE(one.empty()) << k.name << ": " << error;
+        for (int threads : counts) {
+          if (threads == 0) {
+            ASSERT_EQ(unsetenv("ACLNN_UPSAMPLE_NUM_THREADS"), 0);
+          } else {
+            if (threads <= cores) continue;  // not oversubscribed on this machine
+            SetThreadCount(threads);
+          }
+          const std::vector<uint8_t> got = RunCase(k, nullptr, false, &error);
+          ASSERT_FALSE(got.empty()) << k.name << ": " << error;
+          EXPECT_TRUE(got == one) << k.name << ": "
+                                  << (threads == 0 ? std::string("the default thread count")
+                                                   : std::to_string(threads) + " threads")
+                                  << " differ from 1 thread on " << cores << " cores";
         }
       }
     }
