@@ -10,6 +10,7 @@ PyTorch integration (custom ops, routing ``F.interpolate``'s backward) is in
 
 from __future__ import annotations
 
+import numbers
 import operator
 import sys
 from typing import Any, Optional, Sequence
@@ -80,10 +81,9 @@ def _scale(value: Optional[float], name: str) -> float:
     # None is PyTorch's "not given", which is the C API's 0.
     if value is None:
         return 0.0
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a float or None, got {value!r}") from None
+    if not isinstance(value, numbers.Real):  # float("2") would take a string
+        raise TypeError(f"{name}: expected a float or None, got {value!r}")
+    return float(value)
 
 
 def _torch_tensor_type():

@@ -1,0 +1,285 @@
+"""The module functions on NumPy and buffer-protocol arrays, against the float64 reference."""
+
+import pathlib
+import re
+import shutil
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import aclnn_upsample as au
+from reference import assert_within_contract, reference
+
+OPS = {
+    "bilinear": au.upsample_bilinear2d_backward_v2,
+    "bicubic_aa": au.upsample_bicubic2d_aa_grad,
+}
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+# (input H, W), (output H, W), align_corners, (scales_h, scales_w)
+CASES = [
+    ((3, 3), (6, 6), True, (2.0, 2.0)),  # CANN's bilinear example
+    ((8, 4), (4, 2), True, (2.0, 2.0)),  # CANN's bicubic AA example
+    ((16, 16), (32, 32), False, (0.0, 0.0)),  # 2x up
+    ((16, 16), (32, 32), False, (2.0, 2.0)),  # 2x up, scales given and consistent
+    ((32, 32), (16, 16), False, (0.0, 0.0)),  # 2x down
+    ((224, 224), (256, 256), False, (0.0, 0.0)),  # 8/7
+    ((20, 30), (30, 45), False, (1.5, 1.5)),  # 1.5x
+    ((17, 23), (5, 41), False, (0.0, 0.0)),  # mixed down/up, odd sizes
+    ((17, 23), (5, 41), True, (0.0, 0.0)),
+    ((9, 9), (9, 9), False, (3.0, 0.0)),  # identity axes whatever the scale
+    ((10, 10), (25, 25), False, (2.4, 2.6)),  # inconsistent scales: the V2 rule's in/out
+    ((5, 7), (1, 1), True, (0.0, 0.0)),  # out == 1 with align_corners
+    ((1, 1), (7, 3), False, (0.0, 0.0)),
+]
+
+
+def random_grad(shape, dtype=np.float32, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
+def test_version_and_target():
+    text = (REPO / "CMakeLists.txt").read_text()
+    assert au.__version__ == re.search(r"project\(aclnn_upsample VERSION ([0-9.]+)", text)[1]
+    assert isinstance(au.simd_target(), str) and au.simd_target()
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_cann_examples(op):
+    if op == "bilinear":
+        result = au.upsample_bilinear2d_backward_v2(np.ones((1, 1, 6, 6), np.float32), [6, 6],
+                                                    [1, 1, 3, 3], True, 2.0, 2.0)
+        expected = [[3.24, 4.32, 3.24], [4.32, 5.76, 4.32], [3.24, 4.32, 3.24]]
+    else:
+        grad = np.arange(8, dtype=np.float32).reshape(1, 1, 4, 2)
+        result = au.upsample_bicubic2d_aa_grad(grad, [4, 2], [1, 1, 8, 4], True, 2.0, 2.0)
+        expected = [[-0.037380, -0.021394, 0.076689, 0.210637],
+                    [-0.019148, 0.026700, 0.200382, 0.428001],
+                    [0.054657, 0.153699, 0.411533, 0.732542],
+                    [0.137444, 0.293525, 0.637135, 1.051797],
+                    [0.170893, 0.347117, 0.715870, 1.156116],
+                    [0.237614, 0.463294, 0.912605, 1.443050],
+                    [0.538375, 1.014847, 1.918604, 2.973265],
+                    [1.005456, 1.876058, 3.500808, 5.389207]]
+    assert isinstance(result, np.ndarray) and result.dtype == np.float32
+    np.testing.assert_allclose(result[0, 0], expected, atol=5e-6)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("in_hw,out_hw,align,scales", CASES)
+def test_float32_against_reference(op, in_hw, out_hw, align, scales):
+    if op == "bicubic_aa" and in_hw[0] < out_hw[0] * 0.02:
+        pytest.skip("beyond the AA operator's 50x")
+    input_size = [2, 3, *in_hw]
+    grad = random_grad((2, 3, *out_hw))
+    result = OPS[op](grad, list(out_hw), input_size, align, *scales)
+    assert result.shape == tuple(input_size) and result.flags.c_contiguous
+    r, m = reference(op, grad, input_size, align, *scales)
+    assert_within_contract(result, r, m)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_float16_against_reference(op):
+    grad = random_grad((2, 3, 24, 20), np.float16)
+    result = OPS[op](grad, [24, 20], [2, 3, 13, 31])
+    assert result.dtype == np.float16
+    r, m = reference(op, grad, [2, 3, 13, 31])
+    assert_within_contract(result, r, m, "float16")
+
+
+def test_nhwc_is_nchw_transposed():
+    grad = random_grad((2, 3, 10, 14))
+    expected = au.upsample_bilinear2d_backward_v2(grad, [10, 14], [2, 3, 7, 5])
+    nhwc = np.ascontiguousarray(grad.transpose(0, 2, 3, 1))
+    result = au.upsample_bilinear2d_backward_v2(nhwc, [10, 14], [2, 7, 5, 3], format="NHWC")
+    assert result.shape == (2, 7, 5, 3)
+    assert np.array_equal(result.transpose(0, 3, 1, 2), expected)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_strided_views_are_used_in_place(op):
+    base = random_grad((2, 3, 20, 30))
+    contiguous_grad = np.ascontiguousarray(base[:, :, ::2, 1::3])
+    expected = OPS[op](contiguous_grad, [10, 10], [2, 3, 6, 7])
+    views = {
+        "sliced": base[:, :, ::2, 1::3],
+        "channels_last": np.ascontiguousarray(contiguous_grad.transpose(0, 2, 3, 1)).transpose(
+            0, 3, 1, 2),
+    }
+    for name, grad in views.items():
+        assert np.array_equal(OPS[op](grad, [10, 10], [2, 3, 6, 7]), expected), name
+    # A broadcast (zero-stride, read-only) gradient.
+    row = random_grad((1, 1, 1, 10))
+    grad = np.broadcast_to(row, (2, 3, 10, 10))
+    assert np.array_equal(OPS[op](grad, [10, 10], [2, 3, 6, 7]),
+                          OPS[op](np.ascontiguousarray(grad), [10, 10], [2, 3, 6, 7]))
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_out_is_written_in_place_within_its_view(op):
+    grad = random_grad((2, 3, 12, 12))
+    expected = OPS[op](grad, [12, 12], [2, 3, 5, 9])
+    storage = np.full((2, 3, 10, 20), 7.0, np.float32)
+    out = storage[:, :, ::2, 1::2]  # (2, 3, 5, 10) view; write the first 9 columns
+    view = out[..., :9]
+    assert OPS[op](grad, [12, 12], [2, 3, 5, 9], out=view) is view
+    assert np.array_equal(view, expected)
+    untouched = np.ones(storage.shape, bool)
+    untouched[:, :, ::2, 1:19:2] = False
+    assert np.all(storage[untouched] == 7.0)
+
+
+def test_buffer_protocol_input_gives_numpy():
+    grad = random_grad((1, 2, 8, 8))
+    result = au.upsample_bilinear2d_backward_v2(memoryview(grad), [8, 8], [1, 2, 4, 4])
+    assert isinstance(result, np.ndarray)
+    assert np.array_equal(result, au.upsample_bilinear2d_backward_v2(grad, [8, 8], [1, 2, 4, 4]))
+
+
+def test_empty_batch_is_an_empty_result():
+    result = au.upsample_bilinear2d_backward_v2(np.zeros((0, 3, 8, 8), np.float32), [8, 8],
+                                                [0, 3, 4, 4])
+    assert result.shape == (0, 3, 4, 4)
+
+
+# Each: the call's arguments, the status, and a fragment of the library's message.
+ERRORS = [
+    (dict(grad=np.ones((1, 1, 4, 4), np.float64)), au.ACLNN_ERR_PARAM_INVALID, "dtype"),
+    (dict(grad=np.ones((1, 1, 4, 4), np.int32)), au.ACLNN_ERR_PARAM_INVALID, "dtype"),
+    (dict(grad=np.ones((4, 4), np.float32)), au.ACLNN_ERR_PARAM_INVALID, "gradOut"),
+    (dict(output_size=[4, 4, 1]), au.ACLNN_ERR_PARAM_INVALID, "outputSize"),
+    (dict(output_size=[]), au.ACLNN_ERR_PARAM_INVALID, "outputSize"),
+    (dict(output_size=[5, 4]), au.ACLNN_ERR_PARAM_INVALID, "gradOut"),
+    (dict(input_size=[1, 1, 0, 2]), au.ACLNN_ERR_PARAM_INVALID, "inputSize"),
+    (dict(input_size=[1, 1, -3, 2]), au.ACLNN_ERR_PARAM_INVALID, "inputSize"),
+    # Not allocatable: the library judges a stand-in result of that shape.
+    (dict(input_size=[1, 1, 2]), au.ACLNN_ERR_PARAM_INVALID, "[1, 1, 2]"),
+    (dict(input_size=[1, 1, 1 << 21, 2]), au.ACLNN_ERR_PARAM_INVALID, "inputSize"),
+    (dict(input_size=[1 << 20, 1 << 20, 1 << 10, 2]), au.ACLNN_ERR_PARAM_INVALID, ""),
+    (dict(grad=np.ones((1, 1, 4, 4), np.float32)[:, :, ::-1]), au.ACLNN_ERR_PARAM_INVALID,
+     "stride"),
+    (dict(format="nd"), au.ACLNN_ERR_PARAM_INVALID, "format"),
+]
+
+
+@pytest.mark.parametrize("args,status,fragment", ERRORS)
+def test_errors_raise_aclnn_error_and_leave_out_alone(args, status, fragment):
+    grad = args.get("grad", np.ones((1, 1, 4, 4), np.float32))
+    call = dict(output_size=args.get("output_size", [4, 4]),
+                input_size=args.get("input_size", [1, 1, 2, 2]), format=args.get("format", "nchw"))
+    with pytest.raises(au.AclnnError) as raised:
+        au.upsample_bilinear2d_backward_v2(grad, **call)
+    assert raised.value.status == status
+    assert isinstance(raised.value, ValueError)
+    assert "aclnnUpsampleBilinear2dBackwardV2" in str(raised.value)
+    assert fragment in str(raised.value)
+    # The same call with an out= of the right shape: nothing written.
+    shape = call["input_size"]
+    if len(shape) == 4 and all(0 < v < 64 for v in shape):
+        out = np.full(shape, 5.0, np.float32)
+        with pytest.raises(au.AclnnError):
+            au.upsample_bilinear2d_backward_v2(grad, **call, out=out)
+        assert np.all(out == 5.0)
+
+
+def test_bicubic_aa_errors():
+    grad = np.ones((1, 1, 4, 4), np.float32)
+    cases = [
+        (dict(format="nhwc", input_size=[1, 2, 2, 1]), "format"),
+        (dict(scales_h=-1.0), "scales"),
+        (dict(input_size=[1, 1, 1, 1], output_size=[4, 4], scales_h=100.0), ""),  # > 50x
+        (dict(grad=np.ones((1, 0, 4, 4), np.float32), input_size=[1, 0, 2, 2]), ""),
+    ]
+    for extra, fragment in cases:
+        kwargs = dict(output_size=[4, 4], input_size=[1, 1, 2, 2])
+        kwargs.update(extra)
+        with pytest.raises(au.AclnnError) as raised:
+            au.upsample_bicubic2d_aa_grad(kwargs.pop("grad", grad), **kwargs)
+        assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID, extra
+        assert "aclnnUpsampleBicubic2dAAGrad" in str(raised.value)
+        assert fragment in str(raised.value)
+
+
+def test_out_errors():
+    grad = np.ones((1, 1, 4, 4), np.float32)
+    # out aliasing grad_out (same shape: an identity resize).
+    with pytest.raises(au.AclnnError) as raised:
+        au.upsample_bilinear2d_backward_v2(grad, [4, 4], [1, 1, 4, 4], out=grad)
+    assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID
+    # Two elements of out at one address.
+    out = np.broadcast_to(np.zeros((1, 1, 1, 2), np.float32), (1, 1, 2, 2))
+    with pytest.raises(ValueError):  # read-only: refused before the library
+        au.upsample_bilinear2d_backward_v2(grad, [4, 4], [1, 1, 2, 2], out=out)
+    storage = np.zeros(2, np.float32)
+    out = np.lib.stride_tricks.as_strided(storage, (1, 1, 2, 2), (0, 0, 0, 4))
+    with pytest.raises(au.AclnnError) as raised:
+        au.upsample_bilinear2d_backward_v2(grad, [4, 4], [1, 1, 2, 2], out=out)
+    assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID
+    # Wrong dtype and shape of out.
+    for bad in (np.zeros((1, 1, 2, 2), np.float16), np.zeros((1, 1, 2, 3), np.float32)):
+        with pytest.raises(au.AclnnError):
+            au.upsample_bilinear2d_backward_v2(grad, [4, 4], [1, 1, 2, 2], out=bad)
+        assert not bad.any()
+
+
+def test_arguments_python_cannot_pass_on():
+    grad = np.ones((1, 1, 4, 4), np.float32)
+    with pytest.raises(ValueError, match="format"):
+        au.upsample_bilinear2d_backward_v2(grad, [4, 4], [1, 1, 2, 2], format="nchw8")
+    with pytest.raises(TypeError, match="output_size"):
+        au.upsample_bilinear2d_backward_v2(grad, [4.0, 4], [1, 1, 2, 2])
+    with pytest.raises(TypeError):
+        au.upsample_bilinear2d_backward_v2(grad, [4, 4], [1, 1, 2, 2], scales_h="2")
+    misaligned = np.frombuffer(bytearray(4 * 16 + 1), np.float32, 16, offset=1).reshape(
+        1, 1, 4, 4)
+    with pytest.raises(au.AclnnError, match="aligned"):
+        au.upsample_bilinear2d_backward_v2(misaligned, [4, 4], [1, 1, 2, 2])
+
+
+def test_threads_are_deterministic():
+    grad = random_grad((4, 8, 96, 128))
+    results = []
+    try:
+        for threads in (1, 2, 3, 5):
+            au.set_num_threads(threads)
+            assert au.get_num_threads() == threads
+            for op in OPS.values():
+                results.append((op, op(grad, [96, 128], [4, 8, 50, 61])))
+    finally:
+        au.set_num_threads(0)
+    assert au.get_num_threads() >= 1
+    for op, result in results:
+        first = next(r for o, r in results if o is op)
+        assert np.array_equal(result, first)
+    with pytest.raises(ValueError):
+        au.set_num_threads(-1)
+
+
+def test_concurrent_callers_get_the_same_bits():
+    grad = random_grad((2, 4, 64, 64))
+    expected = au.upsample_bicubic2d_aa_grad(grad, [64, 64], [2, 4, 40, 30])
+    results = [None] * 6
+
+    def work(i):
+        results[i] = au.upsample_bicubic2d_aa_grad(grad, [64, 64], [2, 4, 40, 30])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(results))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(np.array_equal(r, expected) for r in results)
+
+
+@pytest.mark.skipif(shutil.which("nm") is None, reason="needs nm")
+def test_module_exports_no_library_symbols():
+    # A real CANN in the same process exports the same names; the module must not.
+    from aclnn_upsample import _core
+
+    symbols = subprocess.run(["nm", "-D", "--defined-only", _core.__file__], check=True,
+                             capture_output=True, text=True).stdout
+    names = [line.split()[-1] for line in symbols.splitlines() if line.strip()]
+    assert not [n for n in names if n.startswith(("acl", "_ZN14aclnn_upsample", "hwy"))]
+    assert "PyInit__core" in names
