@@ -17,7 +17,13 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from . import _core
+try:
+    from . import _core
+except ImportError as error:  # most often: importing the source tree, which has no extension
+    raise ImportError(
+        f"aclnn_upsample: expected the compiled extension aclnn_upsample._core next to "
+        f"{__file__}, got: {error}. Install the package (pip install ./python from the "
+        f"repository) and import it from outside the python/ directory.") from error
 
 __all__ = [
     "AclnnError",
