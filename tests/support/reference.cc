@@ -7,16 +7,6 @@
 namespace reference {
 namespace {
 
-double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
-  if (align_corners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
-  if (op == Op::kBilinear) {
-    // Contract 1.3: the device trusts scales only when consistent with outputSize.
-    const bool consistent = scale > 0 && double(out) == std::floor(double(in) * scale);
-    return consistent && 1.0 / scale >= 0.01 ? 1.0 / scale : double(in) / double(out);
-  }
-  return scale > 0 ? 1.0 / scale : double(in) / double(out);
-}
-
 double Cubic(double x) {
   const double a = -0.5;
   x = std::abs(x);
@@ -35,13 +25,26 @@ std::string Case::Name() const {
   return name.str();
 }
 
+double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
+  if (align_corners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
+  if (op == Op::kBilinear) {
+    // Contract 1.3: the device trusts scales only when consistent with outputSize.
+    const bool consistent = scale > 0 && double(out) == std::floor(double(in) * scale);
+    return consistent && 1.0 / scale >= 0.01 ? 1.0 / scale : double(in) / double(out);
+  }
+  return scale > 0 ? 1.0 / scale : double(in) / double(out);
+}
+
 Matrix AxisMatrix(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
+  return AxisMatrixForRatio(op, in, out, align_corners, Ratio(op, in, out, align_corners, scale));
+}
+
+Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, double s) {
   Matrix m;
   m.rows = out;
   m.cols = in;
   m.weight.assign(out * in, 0.0);
   m.is_tap.assign(out * in, false);
-  const double s = Ratio(op, in, out, align_corners, scale);
   for (int64_t o = 0; o < out; ++o) {
     if (op == Op::kBilinear) {
       if (in == out) {  // PyTorch copies when the sizes agree, whatever the ratio
@@ -76,8 +79,14 @@ Matrix AxisMatrix(Op op, int64_t in, int64_t out, bool align_corners, double sca
 
 void Backward(const Case& c, const std::vector<double>& grad, std::vector<double>* result,
               std::vector<double>* magnitude) {
-  const Matrix ah = AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h);
-  const Matrix aw = AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w);
+  BackwardWith(c, AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h),
+               AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w), grad, result,
+               magnitude);
+}
+
+void BackwardWith(const Case& c, const Matrix& ah, const Matrix& aw,
+                  const std::vector<double>& grad, std::vector<double>* result,
+                  std::vector<double>* magnitude) {
   result->assign(c.result_elements(), 0.0);
   magnitude->assign(c.result_elements(), 0.0);
   for (int64_t p = 0; p < c.n * c.c; ++p) {

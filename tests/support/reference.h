@@ -36,10 +36,22 @@ struct Matrix {
 
 Matrix AxisMatrix(Op op, int64_t in, int64_t out, bool align_corners, double scale);
 
+// The per-axis ratio s (input/output) that the contract's sections 1 and 1.3 prescribe.
+double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale);
+
+// The matrix for a ratio given directly, bypassing the scale rules: tests build the reading a
+// rule rejects with it, to show that it would give a different result.
+Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, double ratio);
+
 // gradIn = A_H^T gradOut A_W over NCHW-contiguous float64 data, summing taps only; also
 // m = sum |A_H * A_W * gradOut| per result element (the contract's error scale).
 void Backward(const Case& c, const std::vector<double>& grad, std::vector<double>* result,
               std::vector<double>* magnitude);
+
+// The same with the two axis matrices given (sizes from `c`, which must match them).
+void BackwardWith(const Case& c, const Matrix& ah, const Matrix& aw,
+                  const std::vector<double>& grad, std::vector<double>* result,
+                  std::vector<double>* magnitude);
 
 // y = A_H x A_W^T: the naive forward, for adjoint tests.
 std::vector<double> Forward(const Case& c, const std::vector<double>& x);

@@ -50,8 +50,16 @@ std::vector<double> RandomValues(size_t count, uint32_t seed);
 RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const RunOptions& options,
               std::vector<double>* grad_rounded = nullptr);
 
-// Asserts the contract's tolerance (section 4) element by element; returns the number of
-// failures (at most a few are printed).
+// The contract's tolerance (section 4) for one element: one ulp of the dtype at `expected`
+// (none for FLOAT32) plus 1e-5 * magnitude.
+double Tolerance(aclDataType dtype, double expected, double magnitude);
+
+// Whether `actual` meets the contract for the float64 result `expected`: a NaN exactly where
+// one is expected, an Inf of the expected sign, a finite value within Tolerance().
+bool WithinTolerance(aclDataType dtype, double actual, double expected, double magnitude);
+
+// Asserts WithinTolerance element by element; returns the number of failures (at most a few
+// are printed).
 int CountOutOfTolerance(aclDataType dtype, const std::vector<double>& actual,
                         const std::vector<double>& expected, const std::vector<double>& magnitude,
                         const std::string& label);
