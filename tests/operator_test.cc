@@ -3,8 +3,10 @@
 // storage kinds, NaN/Inf propagation and bitwise determinism across thread counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "support/reference.h"
@@ -159,9 +161,133 @@ TEST(Sweep, ScalesGivenAbsentAndInconsistent) {
       CheckCase(MakeCase(op, 7, 7, 17, 12, align, 2.5, 1.8), RunOptions{});  // floor(in*s) == out
     }
   }
-  // Bilinear ignores a negative scale and a ratio below 0.01 (contract 1.3).
-  CheckCase(MakeCase(Op::kBilinear, 8, 6, 16, 12, false, -2.0, -1.0), RunOptions{});
-  CheckCase(MakeCase(Op::kBilinear, 1, 2, 150, 301, false, 150.0, 150.5), RunOptions{});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contract 1.3, one side of one rule per row: the ratio the contract prescribes, and the one a
+// library that broke the rule would take. A row only proves something if the two readings give
+// results further apart than the tolerance, so the test checks that first: inputs of 1 (one
+// tap whatever the ratio) and outputSize == inputSize * scales exactly (in/out is then the same
+// double as 1/scales) cannot tell the readings apart.
+struct ScaleRule {
+  const char* rule;
+  Op op;
+  int64_t in, out;
+  bool align;
+  double scale;
+  double contract_ratio;
+  double broken_ratio;
+};
+
+const double kBelow100 = std::nextafter(100.0, 0.0);  // 1/scales just above 0.01
+
+const std::vector<ScaleRule> kScaleRules = {
+    {"bilinear consistent: 1/scales", Op::kBilinear, 7, 17, false, 2.5, 1 / 2.5, 7.0 / 17},
+    {"bilinear outputSize = floor + 1 (rounded up): in/out", Op::kBilinear, 7, 18, false, 2.5,
+     7.0 / 18, 1 / 2.5},
+    {"bilinear outputSize = floor - 1: in/out", Op::kBilinear, 7, 16, false, 2.5, 7.0 / 16,
+     1 / 2.5},
+    {"bilinear consistent downscale: 1/scales", Op::kBilinear, 10, 3, false, 0.35, 1 / 0.35,
+     10.0 / 3},
+    {"bilinear inconsistent downscale: in/out", Op::kBilinear, 10, 4, false, 0.35, 10.0 / 4,
+     1 / 0.35},
+    // floor(3 * kBelow100) is 299: consistent, and 1/scales (about 0.01) is 3/299 less 0.3%.
+    {"bilinear 1/scales one ulp above 0.01: 1/scales", Op::kBilinear, 3, 299, false, kBelow100,
+     1 / kBelow100, 3.0 / 299},
+    {"bilinear scales 100.049 (1/scales < 0.01): in/out", Op::kBilinear, 20, 2000, false, 100.049,
+     20.0 / 2000, 1 / 100.049},
+    {"bilinear scales 150.5: in/out", Op::kBilinear, 3, 451, false, 150.5, 3.0 / 451, 1 / 150.5},
+    // Implied by the consistency rule as well; the broken reading uses the magnitude.
+    {"bilinear negative scales: in/out", Op::kBilinear, 7, 17, false, -2.5, 7.0 / 17, 1 / 2.5},
+    {"bilinear alignCorners ignores scales", Op::kBilinear, 7, 17, true, 2.5, 6.0 / 16, 1 / 2.5},
+    {"bicubic AA consistent: 1/scales", Op::kBicubicAA, 7, 17, false, 2.5, 1 / 2.5, 7.0 / 17},
+    {"bicubic AA outputSize = floor - 1: still 1/scales", Op::kBicubicAA, 7, 16, false, 2.5,
+     1 / 2.5, 7.0 / 16},
+    {"bicubic AA outputSize far from in*scales: still 1/scales", Op::kBicubicAA, 5, 9, false, 3.1,
+     1 / 3.1, 5.0 / 9},
+    {"bicubic AA inconsistent downscale: still 1/scales", Op::kBicubicAA, 10, 4, false, 0.35,
+     1 / 0.35, 10.0 / 4},
+    {"bicubic AA alignCorners ignores scales", Op::kBicubicAA, 7, 17, true, 2.5, 6.0 / 16, 1 / 2.5},
+};
+
+// The axis under test on H or W; the other axis is a plain 5 -> 9 resize without scales.
+Case ScaleRuleCase(const ScaleRule& rule, bool on_h, int64_t channels) {
+  return on_h ? MakeCase(rule.op, rule.in, 5, rule.out, 9, rule.align, rule.scale, 0, 1, channels)
+              : MakeCase(rule.op, 5, rule.in, 9, rule.out, rule.align, 0, rule.scale, 1, channels);
+}
+
+// The float64 result with the tested axis built from `ratio`.
+void BackwardWithRatio(const Case& c, bool on_h, double ratio, const std::vector<double>& grad,
+                       std::vector<double>* result, std::vector<double>* magnitude) {
+  const reference::Matrix ah =
+      on_h ? reference::AxisMatrixForRatio(c.op, c.in_h, c.out_h, c.align_corners, ratio)
+           : reference::AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h);
+  const reference::Matrix aw =
+      on_h ? reference::AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w)
+           : reference::AxisMatrixForRatio(c.op, c.in_w, c.out_w, c.align_corners, ratio);
+  reference::BackwardWith(c, ah, aw, grad, result, magnitude);
+}
+
+int CountDistinguishable(const std::vector<double>& other, const std::vector<double>& expected,
+                         const std::vector<double>& magnitude) {
+  int count = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (!support::WithinTolerance(ACL_FLOAT, other[i], expected[i], magnitude[i])) ++count;
+  }
+  return count;
+}
+
+TEST(ScaleRules, EachSideOfEachRuleOnHAndW) {
+  for (const ScaleRule& rule : kScaleRules) {
+    SCOPED_TRACE(rule.rule);
+    // The reference every other test uses reads the rule as this table does.
+    EXPECT_EQ(reference::Ratio(rule.op, rule.in, rule.out, rule.align, rule.scale),
+              rule.contract_ratio);
+    for (bool on_h : {true, false}) {
+      // NHWC (bilinear only) puts H at inputSize[1] and W at [2]: a scale checked against the
+      // NCHW positions meets a size of 5 or C there, and takes the other reading. C = 16 runs
+      // the channels-last plan.
+      std::vector<std::pair<aclFormat, int64_t>> layouts = {{ACL_FORMAT_NCHW, 1}};
+      if (rule.op == Op::kBilinear) {
+        layouts.push_back({ACL_FORMAT_NHWC, 3});
+        layouts.push_back({ACL_FORMAT_NHWC, 16});
+      }
+      for (const auto& [format, channels] : layouts) {
+        const Case c = ScaleRuleCase(rule, on_h, channels);
+        SCOPED_TRACE(c.Name() + (format == ACL_FORMAT_NHWC ? " NHWC" : " NCHW"));
+        const std::vector<double> grad = support::RandomValues(c.grad_elements(), 17);
+        RunOptions options;
+        options.format = format;
+        std::vector<double> seen;
+        const support::RunOutput run = support::Run(c, grad, options, &seen);
+        ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+        EXPECT_TRUE(run.outside_view_untouched);
+        std::vector<double> expected, magnitude, broken, broken_magnitude;
+        BackwardWithRatio(c, on_h, rule.contract_ratio, seen, &expected, &magnitude);
+        BackwardWithRatio(c, on_h, rule.broken_ratio, seen, &broken, &broken_magnitude);
+        ASSERT_GT(CountDistinguishable(broken, expected, magnitude), 0)
+            << "this row cannot tell the two readings apart";
+        EXPECT_EQ(CountOutOfTolerance(ACL_FLOAT, run.values, expected, magnitude, c.Name()), 0);
+      }
+    }
+  }
+}
+
+// The boundary scale itself is usable (1/100 == 0.01), but at scales 100 and at the next
+// double above it consistency forces outputSize == 100 * inputSize, so in/out equals 1/scales
+// to the last bit or two and no result can show which reading was taken: the rule's edge is
+// observable only from the rows above (one double below 100, and 100.049). This checks what
+// can be checked there: the readings coincide and the library agrees with them on both axes.
+TEST(ScaleRules, AtScale100BothReadingsCoincide) {
+  for (double scale : {100.0, std::nextafter(100.0, 200.0)}) {
+    EXPECT_EQ(reference::Ratio(Op::kBilinear, 3, 300, false, scale),
+              scale == 100.0 ? 1 / scale : 3.0 / 300);
+    EXPECT_NEAR(1 / scale, 3.0 / 300, 1e-17);
+    for (bool on_h : {true, false}) {
+      const ScaleRule rule = {"", Op::kBilinear, 3, 300, false, scale, 0, 0};
+      CheckCase(ScaleRuleCase(rule, on_h, 1), RunOptions{});
+    }
+  }
 }
 
 TEST(Sweep, EverySupportedDType) {
@@ -215,31 +341,115 @@ TEST(Sweep, FormatsAndStorageKinds) {
   }
 }
 
+// N or C zero is an empty bilinear problem in either format (contract 3.2). Run() backs the empty
+// view of out with the storage it would have with N and C at 1, filled with sentinels, so a
+// library that writes anything there is caught.
 TEST(Sweep, EmptyBilinearProblemSucceedsWithoutWork) {
-  for (int64_t n : {0, 2}) {
-    const Case c = MakeCase(Op::kBilinear, 4, 4, 8, 8, false, 0, 0, n, n == 0 ? 3 : 0);
-    const support::RunOutput run = support::Run(c, {}, RunOptions{});
-    EXPECT_EQ(run.status, ACLNN_SUCCESS) << run.message;
-    EXPECT_TRUE(run.outside_view_untouched);
+  const std::pair<aclFormat, Storage> layouts[] = {{ACL_FORMAT_NCHW, Storage::kContiguous},
+                                                   {ACL_FORMAT_NCHW, Storage::kChannelsLastView},
+                                                   {ACL_FORMAT_NCHW, Storage::kOffset},
+                                                   {ACL_FORMAT_NHWC, Storage::kContiguous},
+                                                   {ACL_FORMAT_NHWC, Storage::kOffset}};
+  for (const auto& [format, storage] : layouts) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (const auto& [n, c] : {std::pair<int64_t, int64_t>{0, 3}, {2, 0}, {0, 0}, {0, 16}}) {
+        const Case empty = MakeCase(Op::kBilinear, 4, 5, 8, 9, false, 2.0, 0, n, c);
+        RunOptions options;
+        options.format = format;
+        options.storage = storage;
+        options.dtype = dtype;
+        const support::RunOutput run = support::Run(empty, {}, options);
+        SCOPED_TRACE(::testing::Message() << empty.Name() << " format " << format << " storage "
+                                          << static_cast<int>(storage) << " dtype " << dtype);
+        EXPECT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+        EXPECT_TRUE(run.outside_view_untouched);
+      }
+    }
   }
 }
 
-// A NaN or Inf in gradOut reaches exactly the results whose formula includes it as a tap.
+// Bicubic AA limits upscaling through r = 1/scales when a scale is given (contract 3.3), so
+// sizes beyond 50x are accepted when the scale says 50, and computed with that scale.
+TEST(Sweep, BicubicAABeyond50xBySizesAcceptedByScales) {
+  for (bool align : {false, true}) {
+    CheckCase(MakeCase(Op::kBicubicAA, 2, 5, 101, 9, align, 50.0, 0), RunOptions{});
+    CheckCase(MakeCase(Op::kBicubicAA, 5, 3, 9, 170, align, 0, 50.0), RunOptions{});
+    // Scale 1 over 2 -> 400: most output rows lie beyond the image and have no taps.
+    CheckCase(MakeCase(Op::kBicubicAA, 2, 4, 400, 4, align, 1.0, 0), RunOptions{});
+  }
+}
+
+// A NaN or Inf in gradOut reaches exactly the results whose formula includes it as a tap:
+// through the public API, for every dtype, planar and channels-last plans (C = 9 >= 8 with unit
+// channel stride), NHWC, and identity axes. Inf keeps its sign (the weights' signs times its
+// own); +Inf meeting -Inf, or a zero-weight tap, gives NaN; finite elements stay within the
+// contract's tolerance. README: an Inf on a bilinear identity axis or merged border tap stays
+// Inf (one tap of weight 1), which is what the reference computes.
 TEST(NonFinite, PropagatesAlongTapsOnly) {
+  struct Layout {
+    const char* name;
+    aclFormat format;
+    Storage storage;
+    int64_t channels;
+  };
+  const Layout layouts[] = {
+      {"planar", ACL_FORMAT_NCHW, Storage::kContiguous, 2},
+      {"channels-last view", ACL_FORMAT_NCHW, Storage::kChannelsLastView, 9},
+      {"NHWC", ACL_FORMAT_NHWC, Storage::kContiguous, 9},
+      {"NHWC planar plan", ACL_FORMAT_NHWC, Storage::kContiguous, 3},
+  };
+  // (in_h, in_w, out_h, out_w): both axes resized, identity on H, on W, on both.
+  const int64_t shapes[][4] = {{6, 9, 11, 4}, {6, 9, 6, 4}, {6, 9, 11, 9}, {5, 7, 5, 7}};
+  struct Poison {
+    int64_t h, w;
+    double value;
+  };
+  const double inf = INFINITY;
+  const std::vector<std::vector<Poison>> poisons = {
+      {{3, 2, std::nan("")}},
+      {{3, 2, inf}},
+      {{0, 0, -inf}},
+      {{10, 3, inf}},  // the last row and column: bilinear's merged border tap
+      {{3, 1, inf}, {3, 2, -inf}, {4, 1, std::nan("")}},
+  };
   for (Op op : {Op::kBilinear, Op::kBicubicAA}) {
-    for (bool align : {false, true}) {
-      for (double poison : {std::nan(""), double{INFINITY}, -double{INFINITY}}) {
-        const Case c = MakeCase(op, 6, 9, 11, 4, align, 0, 0, 1, 2);
-        std::vector<double> grad = support::RandomValues(c.grad_elements(), 3);
-        grad[c.out_h * c.out_w + 5 * c.out_w + 2] = poison;  // plane 1, row 5, column 2
-        std::vector<double> seen;
-        const support::RunOutput run = support::Run(c, grad, RunOptions{}, &seen);
-        ASSERT_EQ(run.status, ACLNN_SUCCESS);
-        std::vector<double> expected, magnitude;
-        reference::Backward(c, seen, &expected, &magnitude);
-        for (size_t i = 0; i < expected.size(); ++i) {
-          EXPECT_EQ(std::isnan(run.values[i]), std::isnan(expected[i])) << c.Name() << " " << i;
-          EXPECT_EQ(std::isinf(run.values[i]), std::isinf(expected[i])) << c.Name() << " " << i;
+    for (const Layout& layout : layouts) {
+      if (op == Op::kBicubicAA && layout.format == ACL_FORMAT_NHWC) continue;  // not accepted
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (bool align : {false, true}) {
+          for (const auto& shape : shapes) {
+            for (const std::vector<Poison>& poison : poisons) {
+              const Case c = MakeCase(op, shape[0], shape[1], shape[2], shape[3], align, 0, 0, 2,
+                                      layout.channels);
+              std::vector<double> grad = support::RandomValues(c.grad_elements(), 3);
+              // Plane (0, 1) and the last plane carry the poison.
+              for (int64_t plane : {int64_t{1}, c.n * c.c - 1}) {
+                for (const Poison& p : poison) {
+                  const int64_t h = std::min(p.h, c.out_h - 1), w = std::min(p.w, c.out_w - 1);
+                  grad[(plane * c.out_h + h) * c.out_w + w] = p.value;
+                }
+              }
+              RunOptions options;
+              options.dtype = dtype;
+              options.format = layout.format;
+              options.storage = layout.storage;
+              std::vector<double> seen;
+              const support::RunOutput run = support::Run(c, grad, options, &seen);
+              SCOPED_TRACE(::testing::Message()
+                           << c.Name() << " " << layout.name << " dtype " << dtype << " poison "
+                           << poison[0].value << " at " << poison[0].h << "," << poison[0].w);
+              ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+              std::vector<double> expected, magnitude;
+              reference::Backward(c, seen, &expected, &magnitude);
+              const auto non_finite = std::count_if(expected.begin(), expected.end(),
+                                                    [](double v) { return !std::isfinite(v); });
+              ASSERT_GT(non_finite, 0) << "the poison reached nothing";
+              ASSERT_LT(non_finite, static_cast<long>(expected.size()));
+              EXPECT_EQ(CountOutOfTolerance(dtype, run.values, expected, magnitude, c.Name()), 0);
+              EXPECT_TRUE(run.outside_view_untouched);
+              if (HasFailure()) return;
+            }
+          }
         }
       }
     }
