@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -112,6 +113,8 @@ struct Call {
   int null_parameter = -1;
   // >= 0: gradOut's data lives inside out's buffer, this many gradOut elements in (overlap rule).
   int64_t grad_inside_out_at = -1;
+  // >= 0: out's data lives inside gradOut's buffer, this many elements in.
+  int64_t out_inside_grad_at = -1;
 };
 
 // Builds the tensors and buffers of a Call, runs phase 1 and keeps what later checks need.
@@ -128,19 +131,24 @@ class Invocation {
     }
     out_buffer_.assign(static_cast<size_t>(std::max<int64_t>(out_elements, 1)) * out_elem,
                        kSentinel);
+    int64_t grad_elements = std::min(call.grad.StorageElements(), kMaxBackedElements);
+    if (call.out_inside_grad_at >= 0) {
+      grad_elements = std::max(grad_elements, call.out_inside_grad_at + out_elements);
+    }
     // Finite values (0x3F3F... is about 0.75 as FLOAT32) so a run that should happen can.
-    grad_buffer_.assign(static_cast<size_t>(std::max<int64_t>(
-                            std::min(call.grad.StorageElements(), kMaxBackedElements), 1)) *
-                            grad_elem,
-                        0x3F);
+    grad_buffer_.assign(static_cast<size_t>(std::max<int64_t>(grad_elements, 1)) * grad_elem, 0x3F);
     void* grad_data = call.grad_inside_out_at >= 0
                           ? out_buffer_.data() + call.grad_inside_out_at * grad_elem
                           : grad_buffer_.data();
+    void* out_data = call.out_inside_grad_at >= 0
+                         ? grad_buffer_.data() + call.out_inside_grad_at * out_elem
+                         : out_buffer_.data();
     grad_ = MakeTensor(call.grad, call.grad.null_data ? nullptr : grad_data);
-    out_ = MakeTensor(call.out, call.out.null_data ? nullptr : out_buffer_.data());
+    out_ = MakeTensor(call.out, call.out.null_data ? nullptr : out_data);
     output_size_ = aclCreateIntArray(call.output_size.data(), call.output_size.size());
     input_size_ = aclCreateIntArray(call.input_size.data(), call.input_size.size());
     snapshot_ = out_buffer_;
+    grad_snapshot_ = grad_buffer_;
   }
 
   ~Invocation() {
@@ -171,7 +179,8 @@ class Invocation {
     return op.run(null_workspace ? nullptr : workspace_.data(), size, executor_, nullptr);
   }
 
-  bool OutUntouched() const { return out_buffer_ == snapshot_; }
+  // Both buffers: out may live in gradOut's, and gradOut is never written at all.
+  bool OutUntouched() const { return out_buffer_ == snapshot_ && grad_buffer_ == grad_snapshot_; }
   // Element `index` of out's storage, read as FLOAT32.
   float OutStorageFloat(int64_t index) const {
     float value;
@@ -179,7 +188,10 @@ class Invocation {
     return value;
   }
   // After a successful run, makes the current contents the new reference for OutUntouched().
-  void Resnapshot() { snapshot_ = out_buffer_; }
+  void Resnapshot() {
+    snapshot_ = out_buffer_;
+    grad_snapshot_ = grad_buffer_;
+  }
 
   uint64_t workspace_size() const { return workspace_size_; }
   aclOpExecutor* executor() const { return executor_; }
@@ -195,7 +207,7 @@ class Invocation {
 
   const OperatorApi& op_;
   Call call_;
-  std::vector<uint8_t> grad_buffer_, out_buffer_, snapshot_, workspace_;
+  std::vector<uint8_t> grad_buffer_, out_buffer_, snapshot_, grad_snapshot_, workspace_;
   aclTensor* grad_ = nullptr;
   aclTensor* out_ = nullptr;
   aclIntArray* output_size_ = nullptr;
@@ -603,6 +615,37 @@ TEST_P(CommonErrorsTest, OutOverlappingGradIsInvalid) {
                       {"out memory", "overlap", op().grad_name});
 }
 
+TEST_P(CommonErrorsTest, OutInsideGradIsInvalid) {
+  Call call;
+  call.out_inside_grad_at = 3;  // out's four elements are gradOut's elements 3..6
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {"out memory", "overlap", op().grad_name});
+}
+
+// Spans that overlap without sharing an element: out on the even elements of one buffer,
+// gradOut on the odd ones. The contract's row is about the spans, so this is invalid too.
+Call InterleavedCall() {
+  Call call;
+  call.out = Spec({1, 1, 2, 2}, {8});
+  call.out.strides = {8, 8, 4, 2};  // elements 0, 2, 4, 6
+  call.grad = Spec({1, 1, 4, 4}, {32});
+  call.grad.strides = {32, 32, 8, 2};  // elements 0, 2, ..., 30 of its own storage
+  return call;
+}
+
+TEST_P(CommonErrorsTest, InterleavedSpansSharingNoElementAreInvalid) {
+  // Each layout alone is valid: the failure below is the overlap, not the strides.
+  ExpectSuccessfulRun(op(), InterleavedCall());
+  Call grad_on_odd = InterleavedCall();
+  grad_on_odd.grad_inside_out_at = 1;  // gradOut at 1, 3, ..., 31; out at 0, 2, 4, 6
+  ExpectPhase1Failure(op(), grad_on_odd, ACLNN_ERR_PARAM_INVALID,
+                      {"out memory", "overlap", op().grad_name});
+  Call out_on_odd = InterleavedCall();
+  out_on_odd.out_inside_grad_at = 1;  // out at 1, 3, 5, 7 among gradOut's even elements
+  ExpectPhase1Failure(op(), out_on_odd, ACLNN_ERR_PARAM_INVALID,
+                      {"out memory", "overlap", op().grad_name});
+}
+
 TEST_P(CommonErrorsTest, OutAndGradAdjacentInOneBufferIsValid) {
   // Sharing a buffer is fine as long as the spans are disjoint: gradOut right after out.
   Call call;
@@ -702,6 +745,29 @@ TEST_P(Phase2ErrorsTest, DestroyedRepeatableExecutorIsInvalid) {
   ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "destroyed"});
 }
 
+TEST_P(Phase2ErrorsTest, DestroyedSingleUseExecutorIsInvalid) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  ASSERT_EQ(aclDestroyAclOpExecutor(invocation.executor()), ACLNN_SUCCESS) << RecentMessage();
+  invocation.set_consumed();
+  const aclnnStatus status = invocation.Phase2(invocation.workspace_size());
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "destroyed"});
+  EXPECT_EQ(aclDestroyAclOpExecutor(invocation.executor()), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_P(Phase2ErrorsTest, RepeatableOnConsumedExecutorIsInvalidAndRevivesNothing) {
+  Invocation invocation(op(), Call{});
+  Prepare(&invocation);
+  ASSERT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
+  invocation.Resnapshot();
+  EXPECT_EQ(aclSetAclOpExecutorRepeatable(invocation.executor()), ACLNN_ERR_PARAM_INVALID);
+  const std::string message = RecentMessage();
+  EXPECT_NE(message.find("aclSetAclOpExecutorRepeatable"), std::string::npos) << message;
+  EXPECT_NE(message.find("consumed"), std::string::npos) << message;
+  const aclnnStatus status = invocation.Phase2(invocation.workspace_size());
+  ExpectFailure(op(), invocation, status, ACLNN_ERR_PARAM_INVALID, {"executor", "consumed"});
+}
+
 TEST_P(Phase2ErrorsTest, ExecutorOfTheOtherOperatorIsInvalid) {
   Invocation invocation(Other(op()), Call{});
   Prepare(&invocation);
@@ -772,6 +838,46 @@ TEST(BilinearErrorsTest, EmptyBatchOrChannelsIsSuccessWithoutWorkspace) {
     ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
     EXPECT_EQ(invocation.workspace_size(), 0u);
     EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+  }
+}
+
+Call EmptyNhwcCall(int64_t batch, int64_t channels) {
+  Call call = NhwcCall();
+  call.grad.dims = {batch, 4, 4, channels};
+  call.out.dims = {batch, 2, 2, channels};
+  call.input_size = {batch, 2, 2, channels};
+  return call;
+}
+
+TEST(BilinearErrorsTest, EmptyNhwcBatchOrChannelsIsSuccessWithoutWorkspace) {
+  for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 3}, {1, 0}, {0, 0}}) {
+    SCOPED_TRACE("N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
+    Call call = EmptyNhwcCall(batch, channels);
+    call.grad.null_data = true;
+    call.out.null_data = true;
+    Invocation invocation(kBilinear, call);
+    ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+    EXPECT_EQ(invocation.workspace_size(), 0u);
+    EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+  }
+}
+
+// NHWC's H is inputSize[1]: zero there is an invalid H, not an empty C (which is what
+// inputSize[1] means in NCHW), even when N is zero too.
+TEST(BilinearErrorsTest, NhwcZeroHeightIsInvalid) {
+  for (int64_t batch : {1, 0}) {
+    Call call = NhwcCall();
+    call.grad.dims = {batch, 4, 4, 3};
+    call.out.dims = {batch, 0, 2, 3};
+    call.input_size = {batch, 0, 2, 3};
+    ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID, {"inputSize[1] (H)", "got 0"});
+    Call output_call = NhwcCall();
+    output_call.grad.dims = {batch, 0, 4, 3};
+    output_call.out.dims = {batch, 2, 2, 3};
+    output_call.input_size = {batch, 2, 2, 3};
+    output_call.output_size = {0, 4};
+    ExpectPhase1Failure(kBilinear, output_call, ACLNN_ERR_PARAM_INVALID,
+                        {"outputSize[0]", "got 0"});
   }
 }
 
@@ -848,6 +954,32 @@ TEST(BicubicErrorsTest, UpscaleOfExactly50IsValid) {
   Call by_scales;
   by_scales.scales_h = 50.0;  // r = 1 / 50: on the limit, whatever the sizes say
   ExpectSuccessfulRun(kBicubic, by_scales);
+}
+
+// Contract 3.3: a given scale, not the sizes, decides the limit. Sizes of 2 -> 101 (beyond 50x)
+// pass with scales 50 (r = 0.02 exactly) and the double below it, and fail with the double
+// above 50, on either axis.
+TEST(BicubicErrorsTest, Above50xBySizesFollowsTheScaleAtItsBoundary) {
+  const double above = std::nextafter(50.0, 100.0);
+  for (bool on_h : {true, false}) {
+    SCOPED_TRACE(on_h ? "H" : "W");
+    Call call = UpscaleCall(2, 101);
+    if (!on_h) {
+      call.grad.dims = {1, 1, 4, 101};
+      call.output_size = {4, 101};
+      call.input_size = {1, 1, 2, 2};
+      call.out.dims = {1, 1, 2, 2};
+    }
+    double& scale = on_h ? call.scales_h : call.scales_w;
+    for (double usable : {50.0, std::nextafter(50.0, 0.0)}) {
+      scale = usable;
+      ExpectSuccessfulRun(kBicubic, call);
+    }
+    scale = above;
+    ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID,
+                        {std::string("upscaling factor of axis ") + (on_h ? "H" : "W"), "0.02",
+                         "outputSize 101", "scales 50.000000000000007"});
+  }
 }
 
 TEST(BicubicErrorsTest, LargeDownscaleIsValid) {
