@@ -47,11 +47,11 @@ from typing import List, Optional, Sequence
 
 import torch
 
-from . import AclnnError, _torch_memory_format
+from . import AclnnError, _core, _torch_memory_format
 from . import upsample_bicubic2d_aa_grad as _bicubic_aa_grad
 from . import upsample_bilinear2d_backward_v2 as _bilinear_backward_v2
 
-__all__ = ["enable", "disable", "is_enabled", "enabled"]
+__all__ = ["enable", "disable", "is_enabled", "enabled", "uses_torch_threads"]
 
 _LIBRARY_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
@@ -218,10 +218,38 @@ def _bicubic_aa_scales(output_size, input_size, align_corners, scales_h, scales_
     return [scales_h or 0.0, scales_w or 0.0]
 
 
-def enable() -> None:
+def _torch_openmp_runtime() -> Optional[str]:
+    """The path of the OpenMP runtime PyTorch's CPU ops run on, if that is their backend."""
+    if "OpenMP" not in torch.__config__.parallel_info():
+        return None
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "/" in line}
+    except OSError:
+        return None
+    for prefix in ("libgomp", "libiomp5", "libomp"):
+        for path in sorted(paths):
+            if path.rsplit("/", 1)[-1].startswith(prefix):
+                return path
+    return None
+
+
+def _use_torch_threads(on: bool) -> bool:
+    path = _torch_openmp_runtime() if on else None
+    _core.use_openmp_team(path)
+    return path is not None
+
+
+def enable(torch_threads: bool = True) -> None:
     """Routes PyTorch's CPU kernels of aten::upsample_bilinear2d_backward and
     aten::_upsample_bicubic2d_aa_backward (and their out= variants) to the library, for the
-    whole process, until :func:`disable`. Calling it again does nothing."""
+    whole process, until :func:`disable`. Calling it again does nothing.
+
+    With ``torch_threads`` (the default), every library call in the process runs on PyTorch's
+    own OpenMP threads (``torch.get_num_threads()`` of them, unless
+    :func:`aclnn_upsample.set_num_threads` says otherwise) rather than on the library's pool,
+    whose threads would compete for the cores with PyTorch's spinning OpenMP workers. Results
+    are bitwise the same either way."""
     global _library
     with _lock:
         if _library is not None:
@@ -250,6 +278,8 @@ def enable() -> None:
             library._destroy()
             raise
         _library = library
+        if torch_threads:
+            _use_torch_threads(True)
 
 
 def disable() -> None:
@@ -261,6 +291,12 @@ def disable() -> None:
         # Removing the registrations uncovers the kernels they were stacked on: PyTorch's.
         _library._destroy()
         _library = None
+        _use_torch_threads(False)
+
+
+def uses_torch_threads() -> bool:
+    """Whether library calls run on PyTorch's OpenMP threads now (see :func:`enable`)."""
+    return _core.uses_openmp_team()
 
 
 def is_enabled() -> bool:
@@ -269,10 +305,10 @@ def is_enabled() -> bool:
 
 
 @contextlib.contextmanager
-def enabled():
+def enabled(torch_threads: bool = True):
     """Enables the routing inside the ``with`` block and restores the previous state after."""
     was_enabled = is_enabled()
-    enable()
+    enable(torch_threads)
     try:
         yield
     finally:

@@ -6,6 +6,7 @@
 // dtypes to aclDataType, the views' storage extents, a cached workspace, and the GIL released
 // while the library runs. The Python package (aclnn_upsample/__init__.py) allocates results and
 // turns a failing status into AclnnError.
+#include <dlfcn.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -281,6 +282,75 @@ std::pair<int, std::string> Run(int op, nb::ndarray<nb::ro> grad, std::optional<
   return {failure.status, failure.message};
 }
 
+// The OpenMP runtime another library (PyTorch) loaded, whose threads the library's tasks can run
+// on: inside PyTorch its OpenMP workers spin after each op on the cores a second pool would need,
+// while as members of the same team they take the library's tasks at once.
+struct OpenMpRuntime {
+  void (*parallel)(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags) = nullptr;
+  int (*thread_num)() = nullptr;
+  int (*max_threads)() = nullptr;
+  int (*in_parallel)() = nullptr;
+};
+
+OpenMpRuntime openmp;  // written only while no team is set (see UseOpenMpTeam)
+
+struct TeamCall {
+  void (*body)(void*, int);
+  void* arg;
+};
+
+void RunOpenMpTeam(void* /*context*/, int threads, void (*body)(void*, int), void* arg) {
+  // Nested inside someone's parallel region a team would have one thread anyway.
+  if (threads <= 1 || openmp.in_parallel()) {
+    body(arg, 0);
+    return;
+  }
+  TeamCall call{body, arg};
+  // GOMP_parallel: every member, the caller included, runs fn; it returns after the region's
+  // closing barrier, which makes the members' writes visible.
+  openmp.parallel(
+      [](void* data) {
+        const auto* team_call = static_cast<const TeamCall*>(data);
+        team_call->body(team_call->arg, openmp.thread_num());
+      },
+      &call, static_cast<unsigned>(threads), 0);
+}
+
+int OpenMpMaxThreads(void* /*context*/) { return openmp.max_threads(); }
+
+// Runs the library's tasks on the team of the OpenMP runtime at `path`, which must already be
+// loaded (PyTorch's libgomp); none: on the library's own pool again.
+void UseOpenMpTeam(std::optional<std::string> path) {
+  aclnn_upsample::SetExternalTeam(nullptr);
+  if (!path) return;
+  void* handle = dlopen(path->c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) {
+    throw nb::value_error(("use_openmp_team: expected an OpenMP runtime already loaded in this "
+                           "process, got " +
+                           *path + " (" + dlerror() + ")")
+                              .c_str());
+  }
+  OpenMpRuntime found;
+  found.parallel = reinterpret_cast<decltype(found.parallel)>(dlsym(handle, "GOMP_parallel"));
+  found.thread_num =
+      reinterpret_cast<decltype(found.thread_num)>(dlsym(handle, "omp_get_thread_num"));
+  found.max_threads =
+      reinterpret_cast<decltype(found.max_threads)>(dlsym(handle, "omp_get_max_threads"));
+  found.in_parallel =
+      reinterpret_cast<decltype(found.in_parallel)>(dlsym(handle, "omp_in_parallel"));
+  // The handle stays open: the runtime's owner keeps it loaded, and so do we while it is used.
+  if (found.parallel == nullptr || found.thread_num == nullptr || found.max_threads == nullptr ||
+      found.in_parallel == nullptr) {
+    throw nb::value_error(("use_openmp_team: expected GOMP_parallel, omp_get_thread_num, "
+                           "omp_get_max_threads and omp_in_parallel in " +
+                           *path + ", got a library without them")
+                              .c_str());
+  }
+  openmp = found;
+  const aclnn_upsample::ExternalTeam team{RunOpenMpTeam, OpenMpMaxThreads, nullptr};
+  aclnn_upsample::SetExternalTeam(&team);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -305,6 +375,13 @@ NB_MODULE(_core, m) {
         aclnn_upsample::SetThreadCountOverride(threads);
       },
       nb::arg("threads"));
+  m.def("use_openmp_team", &UseOpenMpTeam, nb::arg("path").none(),
+        "Runs the library's tasks on the team of the already loaded OpenMP runtime at `path`; "
+        "None: on its own pool.");
+  m.def("uses_openmp_team", [] {
+    aclnn_upsample::ExternalTeam team;
+    return aclnn_upsample::GetExternalTeam(&team);
+  });
   m.def("get_num_threads", [] {
     // The count a problem too big to be limited by its traffic would run with.
     return aclnn_upsample::ThreadCountFor(std::numeric_limits<uint64_t>::max());

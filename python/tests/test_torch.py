@@ -293,19 +293,31 @@ def test_torch_compile_traces_the_custom_ops():
     torch.testing.assert_close(compiled(grad), step(grad), rtol=0, atol=0)
 
 
-def test_routed_results_do_not_depend_on_torch_threads():
-    x = torch.randn(2, 16, 48, 40, requires_grad=True)
+@pytest.mark.parametrize("torch_threads", [True, False])
+def test_routed_results_do_not_depend_on_threads(torch_threads):
+    x = torch.randn(2, 16, 96, 80, requires_grad=True)
     results = []
     saved = torch.get_num_threads()
     try:
-        with aut.enabled():
+        with aut.enabled(torch_threads=torch_threads):
+            assert aut.uses_torch_threads() == (
+                torch_threads and "OpenMP" in torch.__config__.parallel_info())
             for threads in (1, 2, 3):
                 torch.set_num_threads(threads)
-                au.set_num_threads(threads)
+                if aut.uses_torch_threads():
+                    # Sized by PyTorch's threads unless set explicitly.
+                    assert au.get_num_threads() == threads
+                else:
+                    au.set_num_threads(threads)
                 x.grad = None
                 F.interpolate(x, scale_factor=2, mode="bilinear").square().sum().backward()
+                results.append(x.grad.clone())
+                x.grad = None
+                F.interpolate(x, scale_factor=0.5, mode="bicubic", antialias=True).square().sum(
+                ).backward()
                 results.append(x.grad.clone())
     finally:
         torch.set_num_threads(saved)
         au.set_num_threads(0)
-    assert all(torch.equal(r, results[0]) for r in results)
+    assert not aut.uses_torch_threads()
+    assert all(torch.equal(r, results[i % 2]) for i, r in enumerate(results))

@@ -98,7 +98,12 @@ int ThreadCountFor(uint64_t traffic_bytes) {
   }
   int cores = 1;
   cpu_set_t cpus;
-  if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) cores = std::max(1, CPU_COUNT(&cpus));
+  ExternalTeam team;
+  if (GetExternalTeam(&team)) {
+    cores = std::max(1, team.max_threads(team.context));
+  } else if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) {
+    cores = std::max(1, CPU_COUNT(&cpus));
+  }
   const uint64_t useful = std::max<uint64_t>(1, traffic_bytes / kMinBytesPerThread);
   return static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(cores), useful));
 }

@@ -83,8 +83,9 @@ uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtyp
 // The number of threads to run a problem that moves `traffic_bytes` (gradOut read plus result
 // written) with: the embedding's SetThreadCountOverride if set (engine/thread_control.h), else
 // ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer, honoured exactly;
-// else the cores this process may use, but no more than one per kMinBytesPerThread of traffic,
-// since waking a worker costs more than it saves on a small share of work.
+// else the cores this process may use (an external team's size where one is set), but no more
+// than one per kMinBytesPerThread of traffic, since waking a worker costs more than it saves on
+// a small share of work.
 int ThreadCountFor(uint64_t traffic_bytes);
 
 // Traffic below which a default-sized run gives no further worker a share: on the 2-core

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "engine/thread_control.h"
+
 namespace aclnn_upsample {
 namespace {
 
@@ -109,6 +111,14 @@ void ParallelFor(int64_t num_tasks, int num_threads, const TaskFunction& run_tas
   job.run_task = &run_task;
   job.num_tasks = num_tasks;
   job.max_helpers = static_cast<int>(std::min<int64_t>(num_threads, num_tasks)) - 1;
+  ExternalTeam team;
+  if (GetExternalTeam(&team)) {
+    // Each team member claims tasks as a pool worker would; the team's end publishes the writes.
+    team.run(
+        team.context, job.max_helpers + 1,
+        [](void* arg, int index) { static_cast<Job*>(arg)->RunTasks(index); }, &job);
+    return;
+  }
   Pool::Get().Run(&job);
 }
 
