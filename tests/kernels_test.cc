@@ -1,7 +1,8 @@
 // Kernel tests, on every SIMD target compiled in and supported by this CPU (the portable one
-// included): against a naive float64 reference over sizes around every vector width, position
-// independence (an element's bits do not depend on where a row is cut), and dtype conversions
-// bitwise equal to the scalar reference.
+// included): against a naive float64 reference over sizes derived from the target's own lanes
+// (so that every target runs each vector form, and asserts that it did), position independence
+// (an element's bits do not depend on where a row is cut), and dtype conversions bitwise equal
+// to the scalar reference.
 #include "kernels/kernels.h"
 
 #include <gtest/gtest.h>
@@ -57,12 +58,48 @@ std::vector<float> Random(size_t n, uint32_t seed) {
   return v;
 }
 
+// The float lanes of the target under test (SetUp pins it; FloatLanes dispatches to it). Every
+// size below derives from it: a list of constants that fits 8 lanes leaves a 16-lane target's
+// vector forms unexercised, as it once did.
+int64_t TargetLanes() { return static_cast<int64_t>(kernels::FloatLanes()); }
+
+// Lengths that run a kernel's vector loops zero, one and several times, with and without a
+// tail: the shortest, one below, at and one above 1, 2, 4 and 8 vectors (4 vectors is the H
+// pass's unrolled block), and a block, a vector and a tail. Ascending and distinct.
+std::vector<int64_t> LengthsAroundVectors(int64_t lanes) {
+  std::vector<int64_t> lengths = {1, 2, 3, 5 * lanes + 1};
+  for (int64_t vectors : {1, 2, 4, 8}) {
+    for (int64_t delta : {-1, 0, 1}) lengths.push_back(vectors * lanes + delta);
+  }
+  std::sort(lengths.begin(), lengths.end());
+  lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+  lengths.erase(lengths.begin(), std::upper_bound(lengths.begin(), lengths.end(), int64_t{0}));
+  return lengths;
+}
+
+// The end of the exhaustive length sweeps: past 8 vectors and the widest operator edges (a few
+// elements each side), so that every remainder modulo the lanes meets every loop count.
+int64_t SweepEnd(int64_t lanes) { return 9 * lanes + 8; }
+
+// How many elements of a uniform interior the kernels run as vectors: those whose loads stay
+// inside the source row (gather_rows.cc, VectorSpan, which the split layout shares). The vector
+// form runs only where this is at least one vector; elsewhere the exact runs serve.
+int64_t UniformVectorElements(const UniformInterior& uniform, int64_t source_length) {
+  const int64_t stride = uniform.stride;
+  const int64_t loads = (static_cast<int64_t>(uniform.weights.size()) + stride - 1) / stride;
+  const int64_t first = std::max<int64_t>(uniform.begin, (-uniform.offset + stride - 1) / stride);
+  const int64_t last =
+      std::min<int64_t>(uniform.end, (source_length - uniform.offset) / stride - (loads - 1));
+  return last - first;
+}
+
 TEST_P(KernelsOnEveryTarget, ActiveTargetIsTheOneUnderTest) {
   EXPECT_STREQ(kernels::ActiveTargetName(), hwy::TargetName(GetParam()));
 }
 
 TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
-  for (size_t n = 0; n <= 70; ++n) {
+  const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
+  for (size_t n = 0; n <= end; ++n) {
     for (size_t count : {0, 1, 2, 3, 4, 7, 13}) {
       const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 5;
       const std::vector<float> src = Random(stride * std::max<size_t>(count, 1), 3 + n);
@@ -75,7 +112,7 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
           expected += double(weights[k]) * src[k * stride + j];
           magnitude += std::abs(double(weights[k]) * src[k * stride + j]);
         }
-        ASSERT_NEAR(dst[j], expected, 1e-6 * magnitude + 1e-30) << "n " << n << " count " << count;
+        ASSERT_NEAR(dst[j], expected, 1e-6 * magnitude) << "n " << n << " count " << count;
       }
       ASSERT_EQ(dst[n], 12345.0f) << "wrote past the row, n " << n;
     }
@@ -84,9 +121,10 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
 
 // 16-bit source rows converted in registers give the bits of converting them to float first.
 TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
+  const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   std::mt19937 rng(31);
   for (DType dtype : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-    for (size_t n = 0; n <= 70; n += (n < 20 ? 1 : 7)) {
+    for (size_t n = 0; n <= end; ++n) {
       for (size_t count : {0, 1, 3, 5}) {
         const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 3;
         const size_t total = stride * std::max<size_t>(count, 1);
@@ -126,11 +164,12 @@ TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
   struct Runs {
     size_t count0, shift1, count1;
   };
+  const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   std::mt19937 rng(41);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     for (const Runs runs : {Runs{4, 2, 4}, Runs{3, 1, 3}, Runs{3, 2, 3}, Runs{4, 1, 4},
                             Runs{3, 1, 2}, Runs{2, 0, 3}, Runs{5, 2, 4}, Runs{1, 0, 1}}) {
-      for (size_t n = 1; n <= 70; n += (n < 20 ? 1 : 7)) {
+      for (size_t n = 1; n <= end; ++n) {
         for (int poison = 0; poison < 2; ++poison) {
           const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 5;
           const size_t rows = std::max(runs.count0, runs.shift1 + runs.count1);
@@ -177,7 +216,11 @@ TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
 }
 
 TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
-  const size_t n = 67, count = 9;
+  // Two unrolled blocks, a single vector and the longest tail (none for one lane), each
+  // element computed alone against its place in the whole row.
+  const int64_t lanes = TargetLanes();
+  const auto n = static_cast<size_t>(9 * lanes + lanes - 1);
+  const size_t count = 9;
   const std::vector<float> src = Random(n * count, 9);
   const std::vector<float> weights = Random(count, 10);
   std::vector<float> whole(n);
@@ -201,9 +244,17 @@ double NaiveGather(const BackwardAxis& axis, const float* src, int64_t i, double
 }
 
 TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount) {
-  for (int64_t in_size = 1; in_size <= 40; ++in_size) {
+  const int64_t lanes = TargetLanes();
+  int ragged_blocked_axes = 0;  // blocked, over several blocks, the last one partial
+  for (int64_t in_size = 1; in_size <= SweepEnd(lanes); ++in_size) {
     for (int64_t out_size : {int64_t{1}, in_size / 3 + 1, in_size, 2 * in_size + 1}) {
       const RandomAxis axis = MakeRandomAxis(in_size, out_size, 100 + in_size);
+      if (lanes == 1) {
+        // A block of one element is its exact run: BlockAxis never blocks for one lane.
+        ASSERT_EQ(axis.blocked.lanes, 0) << "in " << in_size << " out " << out_size;
+      } else if (axis.blocked.lanes == lanes && in_size > lanes && in_size % lanes != 0) {
+        ++ragged_blocked_axes;
+      }
       for (bool use_blocks : {false, true}) {
         for (size_t rows : {1, 3, 4, 6}) {
           const std::vector<float> src = Random(rows * out_size, 7 + rows);
@@ -215,7 +266,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount)
               double magnitude;
               const double expected =
                   NaiveGather(axis.exact, src.data() + r * out_size, i, &magnitude);
-              ASSERT_NEAR(dst[r * (in_size + 2) + i], expected, 1e-6 * magnitude + 1e-30)
+              ASSERT_NEAR(dst[r * (in_size + 2) + i], expected, 1e-6 * magnitude)
                   << "in " << in_size << " out " << out_size << " row " << r << " i " << i
                   << (use_blocks ? " blocked" : " exact");
             }
@@ -225,15 +276,20 @@ TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount)
       }
     }
   }
+  if (lanes > 1) EXPECT_GT(ragged_blocked_axes, 0);  // the blocked form, partial blocks included
 }
 
-// Integer upsampling factors 1..4 of both operators give uniform interiors; the vectorised
-// interior must equal the exact runs bit for bit, NaN and Inf included, and never read outside
-// the source row (the source vectors are exactly one row long, for AddressSanitizer).
+// Integer upsampling factors 1..4 of both operators give uniform interiors of strides 1..4; the
+// vectorised interior must equal the exact runs bit for bit, NaN and Inf included, and never
+// read outside the source row (the source vectors are exactly one row long, for
+// AddressSanitizer). Every stride runs as vectors on every target, somewhere over several
+// vectors with a ragged last one (which overlaps its neighbour).
 TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns) {
-  int uniform_axes = 0;
+  const int64_t lanes = TargetLanes();
+  int vector_axes[kernels::kMaxUniformStride + 1] = {};
+  int ragged_axes[kernels::kMaxUniformStride + 1] = {};
   for (int factor = 1; factor <= 4; ++factor) {
-    for (int64_t in_size = 1; in_size <= 45; ++in_size) {
+    for (int64_t in_size = 1; in_size <= SweepEnd(lanes); ++in_size) {
       for (bool bicubic : {false, true}) {
         const AxisSpec spec{in_size, in_size * factor, false, 0.0};
         const BackwardAxis exact =
@@ -241,7 +297,10 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
         const UniformInterior uniform =
             FindUniformInterior(exact, 4, kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
         if (uniform.stride == 0) continue;
-        ++uniform_axes;
+        ASSERT_EQ(uniform.stride, factor);
+        const int64_t vectorised = UniformVectorElements(uniform, exact.out_size);
+        if (vectorised >= lanes) ++vector_axes[factor];
+        if (vectorised > lanes && vectorised % lanes != 0) ++ragged_axes[factor];
         const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
         const kernels::GatherAxis fast = MakeGatherAxis(exact, &uniform, nullptr);
         for (int poison = 0; poison < 3; ++poison) {
@@ -260,7 +319,11 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
       }
     }
   }
-  EXPECT_GT(uniform_axes, 100);  // the interiors are found, so the fast path is exercised
+  for (int stride = 1; stride <= kernels::kMaxUniformStride; ++stride) {
+    EXPECT_GT(vector_axes[stride], 0) << "stride " << stride << " never ran as vectors";
+    // One lane has no partial vector.
+    if (lanes > 1) EXPECT_GT(ragged_axes[stride], 0) << "stride " << stride << ", ragged";
+  }
 }
 
 // Ratios whose runs repeat every `period` result elements (8/7 as in the suite's 256 -> 224,
@@ -268,26 +331,39 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
 // carry) give periodic interiors wherever the period divides this target's lanes. The
 // vectorised interior must equal the exact runs bit for bit, NaN and Inf included (a lane with
 // a short run must not touch its padding taps), over several rows, and never read outside the
-// source rows (they are exactly as long as the axis says, for AddressSanitizer).
+// source rows (they are exactly as long as the axis says, for AddressSanitizer). Lengths run
+// to past 8 vectors of this target, so that each period that divides its lanes is found and
+// run, with one source load per vector and with two, over several vectors.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns) {
-  const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
+  const int64_t lanes = TargetLanes();
+  // The kernels find a tap's lane with a mask, so only power-of-two lanes have the form (SVE
+  // may have others; every x86 and portable target has a power of two).
+  const bool power_of_two = (lanes & (lanes - 1)) == 0;
   struct Ratio {
     int64_t period, shift;  // result elements per period, source columns per period
   };
-  int periodic_axes = 0;
+  std::vector<int> axes_with_period(static_cast<size_t>(lanes) + 1, 0);  // a period divides lanes
+  int one_load_axes = 0, two_load_axes = 0, several_vector_axes = 0;
   for (const Ratio ratio : {Ratio{8, 7}, Ratio{4, 3}, Ratio{2, 3}, Ratio{2, 1}, Ratio{4, 1},
                             Ratio{8, 5}, Ratio{1, 5}, Ratio{1, 6}}) {
-    for (int64_t periods = 1; periods <= 40; periods += 3) {
+    for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
       for (bool bicubic : {false, true}) {
         const AxisSpec spec{ratio.period * periods, ratio.shift * periods, false, 0.0};
         const BackwardAxis exact =
             Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
         const PeriodicInterior periodic =
-            FindPeriodicInterior(exact, lanes, kernels::kMaxPeriodicTaps, 1);
+            FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1);
+        if (!power_of_two) {
+          ASSERT_EQ(periodic.lanes, 0);
+          continue;
+        }
         if (periodic.lanes == 0) continue;
-        ++periodic_axes;
+        ASSERT_EQ(periodic.lanes, lanes);
         ASSERT_EQ(lanes % periodic.period, 0);
         ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes, exact.in_size);
+        ++axes_with_period[periodic.period];
+        ++(periodic.span > lanes ? two_load_axes : one_load_axes);
+        if (periodic.vectors >= 2) ++several_vector_axes;
         const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
         const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
         const int64_t width = exact.out_size, length = exact.in_size;
@@ -312,7 +388,16 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
       }
     }
   }
-  EXPECT_GT(periodic_axes, 20);  // the interiors are found, so the fast path is exercised
+  if (!power_of_two) return;
+  // One lane can only hold period 1; wider targets hold every listed period that divides their
+  // lanes (period 1 there would be a uniform stride, which these ratios do not have).
+  for (int period = 1; period <= 8; period *= 2) {
+    const bool fits = lanes == 1 ? period == 1 : period > 1 && lanes % period == 0;
+    if (fits) EXPECT_GT(axes_with_period[period], 0) << "period " << period;
+  }
+  EXPECT_GT(one_load_axes, 0);
+  EXPECT_GT(two_load_axes, 0);
+  EXPECT_GT(several_vector_axes, 0);
 }
 
 // The suite's case 4 (bilinear 256 -> 224) repeats every 8 results over its whole length, with
@@ -346,20 +431,25 @@ TEST_P(KernelsOnEveryTarget, GatherRowsExactRunsAgreeBitwiseWithCombineRows) {
 }
 
 // A NaN or Inf reaches only the elements whose run includes it, also through the blocked
-// form (whose dense windows hold zeros that must not multiply it).
+// form (whose dense windows hold zeros that must not multiply it), over two whole blocks and a
+// partial one of this target.
 TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
-  const RandomAxis axis = MakeRandomAxis(33, 70, 9);
+  const int64_t lanes = TargetLanes();
+  const int64_t length = 2 * lanes + 1, width = 2 * length + 4;
+  const RandomAxis axis = MakeRandomAxis(length, width, 9);
+  // A block of one element is its exact run: BlockAxis never blocks for one lane.
+  ASSERT_EQ(axis.blocked.lanes, lanes > 1 ? lanes : 0);
   for (float poison : {NAN, INFINITY}) {
-    for (int64_t at : {0, 17, 69}) {
-      std::vector<float> src = Random(4 * 70, 10);
-      src[70 + at] = poison;  // row 1 only
-      std::vector<float> dst(4 * 33);
-      kernels::GatherRows(axis.View(true), 4, src.data(), 70, dst.data(), 33);
-      for (size_t r = 0; r < 4; ++r) {
-        for (int64_t i = 0; i < 33; ++i) {
+    for (int64_t at : {int64_t{0}, width / 4, width - 1}) {
+      std::vector<float> src = Random(4 * width, 10);
+      src[width + at] = poison;  // row 1 only
+      std::vector<float> dst(4 * length);
+      kernels::GatherRows(axis.View(true), 4, src.data(), width, dst.data(), length);
+      for (int64_t r = 0; r < 4; ++r) {
+        for (int64_t i = 0; i < length; ++i) {
           const bool reaches = r == 1 && axis.exact.count(i) > 0 && axis.exact.first[i] <= at &&
                                at < axis.exact.first[i] + axis.exact.count(i);
-          ASSERT_EQ(std::isfinite(dst[r * 33 + i]), !reaches) << "row " << r << " i " << i;
+          ASSERT_EQ(std::isfinite(dst[r * length + i]), !reaches) << "row " << r << " i " << i;
         }
       }
     }
@@ -368,14 +458,16 @@ TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
 
 // The fused planar H-first group: each result row has the bits of CombineRowsFrom into a float
 // row and GatherRows over it, whatever layout the kernel picks for its scratch rows (natural,
-// or split by column phase for uniform strides 2 and 4), for every dtype, every row range (so
-// partial groups too), NaN and Inf included, and never writing past a result row.
+// or split by column phase for uniform strides 2 and 4) and whichever W form it runs, for every
+// dtype, every row range (so partial groups too), NaN and Inf included, and never writing past
+// a result row.
 
 struct FusedCase {
   BackwardAxis height;
   BackwardAxis width;
   UniformInterior uniform;
   BlockedAxis blocked;
+  PeriodicInterior periodic;
 };
 
 void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uint32_t seed,
@@ -397,7 +489,7 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
   }
   const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
                                                 : static_cast<const void*>(halves.data());
-  const kernels::GatherAxis gather = MakeGatherAxis(c.width, &c.uniform, &c.blocked);
+  const kernels::GatherAxis gather = MakeGatherAxis(c.width, &c.uniform, &c.blocked, &c.periodic);
   const kernels::RowRuns runs{c.height.first.data(), c.height.offset.data(),
                               c.height.weights.data()};
   // The two passes, one row at a time, as the reference.
@@ -442,22 +534,25 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
 }
 
 TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
-  const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
-  int split_cases = 0;
-  // Integer factors 1..4 of both operators (uniform interiors, the split layout for 2 and 4)
-  // over widths around every vector width.
+  const int64_t lanes = TargetLanes();
+  const std::vector<int64_t> widths = LengthsAroundVectors(lanes);
+  // Uniform cases per stride whose interior runs as vectors: strides 2 and 4 through the split
+  // layout, 1 and 3 through natural rows.
+  int vector_cases[kernels::kMaxUniformStride + 1] = {};
+  // Integer factors 1..4 of both operators, uniform interiors found as the plan finds them (at
+  // least two vectors long), over widths around 1, 2, 4 and 8 vectors.
   for (int factor = 1; factor <= 4; ++factor) {
-    for (int64_t in_w : {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 23, 31, 33, 47, 64}) {
+    for (int64_t in_w : widths) {
       for (bool bicubic : {false, true}) {
         const AxisSpec w_spec{in_w, in_w * factor, false, 0.0};
         const AxisSpec h_spec{13, 13 * factor, false, 0.0};
         FusedCase c;
         c.width = Transpose(bicubic ? BuildBicubicAAAxis(w_spec) : BuildBilinearAxis(w_spec));
         c.height = Transpose(bicubic ? BuildBicubicAAAxis(h_spec) : BuildBilinearAxis(h_spec));
-        c.uniform = FindUniformInterior(c.width, 2 * lanes, kernels::kMaxUniformStride,
-                                        kernels::kMaxUniformTaps);
-        if (c.uniform.stride == 2 || c.uniform.stride == 4) {
-          ++split_cases;
+        c.uniform = FindUniformInterior(c.width, static_cast<int32_t>(2 * lanes),
+                                        kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+        if (c.uniform.stride > 0 && UniformVectorElements(c.uniform, c.width.out_size) >= lanes) {
+          ++vector_cases[c.uniform.stride];
         }
         for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
           CheckCombineThenGatherMatchesTwoPasses(
@@ -468,14 +563,47 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
       }
     }
   }
-  EXPECT_GT(split_cases, 10);  // the split layout is exercised
+  for (int stride = 1; stride <= kernels::kMaxUniformStride; ++stride) {
+    EXPECT_GT(vector_cases[stride], 0) << "stride " << stride << " never ran as vectors";
+  }
+  // Rational ratios: the periodic form behind the same entry point, over widths of whole
+  // periods around 2, 4 and 8 vectors. The kernels find a tap's lane with a mask, so only
+  // power-of-two lanes have the form.
+  const bool power_of_two = (lanes & (lanes - 1)) == 0;
+  int periodic_cases = 0;
+  for (const int64_t period : {int64_t{8}, int64_t{4}, int64_t{2}}) {
+    const int64_t shift = period == 8 ? 7 : period == 4 ? 3 : 1;  // 8/7, 4/3, downsampling by 2
+    for (int64_t vectors : {2, 4, 8}) {
+      const int64_t in_w = (vectors * lanes + period - 1) / period * period + period;
+      FusedCase c;
+      c.width = Transpose(BuildBilinearAxis(AxisSpec{in_w, in_w / period * shift, false, 0.0}));
+      c.height = Transpose(BuildBilinearAxis(AxisSpec{11, 16, false, 0.0}));
+      c.periodic =
+          FindPeriodicInterior(c.width, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1);
+      if (c.periodic.lanes > 0) ++periodic_cases;
+      if (!power_of_two) ASSERT_EQ(c.periodic.lanes, 0);
+      for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+        CheckCombineThenGatherMatchesTwoPasses(c, dtype, static_cast<uint32_t>(in_w + period),
+                                               "periodic " + std::to_string(period) + "/" +
+                                                   std::to_string(shift) + " in_w " +
+                                                   std::to_string(in_w));
+      }
+    }
+  }
+  // Power-of-two lanes (every x86 and portable target) have the form; one lane with period 1,
+  // from the stretches where runs repeat with a constant shift.
+  if (power_of_two) EXPECT_GT(periodic_cases, 0);
   // Random banded axes: the blocked and exact W forms behind the same entry point.
-  for (int64_t in_w : {1, 6, 9, 17, 40}) {
+  int blocked_cases = 0;
+  for (int64_t in_w : widths) {
     for (bool use_blocks : {false, true}) {
       const RandomAxis width = MakeRandomAxis(in_w, 2 * in_w + 3, 300 + in_w);
+      // A block of one element is its exact run: BlockAxis never blocks for one lane.
+      if (lanes == 1) ASSERT_EQ(width.blocked.lanes, 0);
       FusedCase c;
       c.width = width.exact;
       if (use_blocks) c.blocked = width.blocked;
+      if (c.blocked.lanes == lanes) ++blocked_cases;
       c.height = MakeRandomAxis(11, 25, 400 + in_w).exact;
       for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
         CheckCombineThenGatherMatchesTwoPasses(c, dtype, static_cast<uint32_t>(in_w),
@@ -483,13 +611,15 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
       }
     }
   }
+  if (lanes > 1) EXPECT_GT(blocked_cases, 0);
 }
 
 // Streamed stores give the cached stores' bits wherever they are taken: aligned whole-vector
 // pixels (streamed), a misaligned row and channel counts that are not whole vectors (cached).
 TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   const RandomAxis axis = MakeRandomAxis(19, 41, 12);
-  for (size_t channels : {1, 3, 8, 16, 17, 64}) {
+  for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+    const auto channels = static_cast<size_t>(length);
     const ptrdiff_t src_stride = static_cast<ptrdiff_t>(channels) + 2;
     const std::vector<float> src = Random(41 * src_stride, 13);
     std::vector<float> expected(channels);
@@ -560,7 +690,9 @@ TEST_P(KernelsOnEveryTarget, SixteenBitConversionsMatchScalarReference) {
 }
 
 TEST_P(KernelsOnEveryTarget, Float32LoadAndStoreAreExactCopies) {
-  const std::vector<float> values = Random(77, 5);
+  const int64_t lanes = TargetLanes();
+  // Whole vectors and a tail.
+  const std::vector<float> values = Random(static_cast<size_t>(8 * lanes + lanes / 2 + 1), 5);
   for (ptrdiff_t stride : {1, 2}) {
     std::vector<float> strided(values.size() * stride, -1.0f);
     kernels::StoreFromFloat(DType::kFloat32, values.data(), values.size(), strided.data(), stride);
