@@ -117,6 +117,38 @@ def _allocatable(shape: list, itemsize: int) -> bool:
     return count * itemsize < _MAX_BYTES
 
 
+def _torch_dtype_codes(torch):
+    # aclDataType of each torch dtype that has one; the library judges which it takes.
+    return {torch.float32: 0, torch.float16: 1, torch.int8: 2, torch.int32: 3, torch.uint8: 4,
+            torch.int16: 6, torch.uint16: 7, torch.uint32: 8, torch.int64: 9, torch.uint64: 10,
+            torch.float64: 11, torch.bool: 12, torch.complex64: 16, torch.complex128: 17,
+            torch.bfloat16: 27}
+
+
+_torch_codes = None
+
+
+def _torch_raw(tensor, name):
+    """(address of element 0, dims, strides, aclDataType, itemsize) of a CPU tensor: PyTorch's
+    DLPack export costs about 10 us, more than a small call's work."""
+    global _torch_codes
+    torch = sys.modules["torch"]  # a tensor exists, so torch is imported
+    if tensor.device.type != "cpu":
+        raise ValueError(f"{name}: expected a tensor in CPU memory, got device {tensor.device}")
+    if tensor.layout != torch.strided:
+        raise ValueError(f"{name}: expected a strided tensor, got layout {tensor.layout}")
+    if _torch_codes is None:
+        _torch_codes = _torch_dtype_codes(torch)
+    return (tensor.data_ptr(), tensor.shape, tensor.stride(), _torch_codes.get(tensor.dtype, -1),
+            tensor.element_size())
+
+
+def _check(status_and_message):
+    status, message = status_and_message
+    if status:
+        raise AclnnError(status, message)
+
+
 def _run(op: int, grad_out: Any, output_size, input_size, align_corners, scales_h, scales_w,
          out, format):
     output_size = _int_list(output_size, "output_size")
@@ -125,11 +157,12 @@ def _run(op: int, grad_out: Any, output_size, input_size, align_corners, scales_
     scales_h = _scale(scales_h, "scales_h")
     scales_w = _scale(scales_w, "scales_w")
     align_corners = bool(align_corners)
+    args = (output_size, input_size, align_corners, scales_h, scales_w, format_code)
 
     tensor_type = _torch_tensor_type()
     is_torch = tensor_type is not None and isinstance(grad_out, tensor_type)
     if is_torch:
-        grad_out = grad_out.detach()  # DLPack refuses tensors that require grad
+        grad_raw = _torch_raw(grad_out, "grad_out")
     elif not isinstance(grad_out, np.ndarray):
         # Anything else (buffer protocol, other DLPack arrays) is viewed as NumPy, without a
         # copy, so that the result can be a NumPy array of the same dtype.
@@ -137,39 +170,32 @@ def _run(op: int, grad_out: Any, output_size, input_size, align_corners, scales_
             np.asarray(memoryview(grad_out)))
 
     if out is not None:
-        if tensor_type is not None and isinstance(out, tensor_type):
-            target = out.detach()
-        else:
-            target = out
-            if isinstance(out, np.ndarray) and not out.flags.writeable:
-                raise ValueError("out: expected a writable array, got a read-only one")
-        status, message = _core.run(op, grad_out, target, output_size, input_size,
-                                    align_corners, scales_h, scales_w, format_code)
-        if status:
-            raise AclnnError(status, message)
+        out_is_torch = tensor_type is not None and isinstance(out, tensor_type)
+        if is_torch and out_is_torch:
+            _check(_core.run_raw(op, grad_raw, _torch_raw(out, "out"), *args))
+            return out
+        if isinstance(out, np.ndarray) and not out.flags.writeable:
+            raise ValueError("out: expected a writable array, got a read-only one")
+        # DLPack refuses tensors that require grad; their data is what is wanted here.
+        _check(_core.run(op, grad_out.detach() if is_torch else grad_out,
+                         out.detach() if out_is_torch else out, *args))
         return out
 
-    itemsize = grad_out.element_size() if is_torch else grad_out.itemsize
+    itemsize = grad_raw[4] if is_torch else grad_out.itemsize
     if not _allocatable(input_size, itemsize):
         # Let the library judge the size (phase 1 only) so that the caller gets its status and
         # message rather than NumPy's or PyTorch's allocation error.
-        status, message = _core.run(op, grad_out, None, output_size, input_size, align_corners,
-                                    scales_h, scales_w, format_code)
-        if status:
-            raise AclnnError(status, message)
+        _check(_core.run(op, grad_out.detach() if is_torch else grad_out, None, *args))
     if is_torch:
         import torch
 
         memory_format = (_torch_memory_format(grad_out) if format_code == _core.FORMAT_NCHW
                          else torch.contiguous_format)
-        result = torch.empty(input_size, dtype=grad_out.dtype, device=grad_out.device,
-                             memory_format=memory_format)
+        result = torch.empty(input_size, dtype=grad_out.dtype, memory_format=memory_format)
+        _check(_core.run_raw(op, grad_raw, _torch_raw(result, "out"), *args))
     else:
         result = np.empty(input_size, dtype=grad_out.dtype)
-    status, message = _core.run(op, grad_out, result, output_size, input_size, align_corners,
-                                scales_h, scales_w, format_code)
-    if status:
-        raise AclnnError(status, message)
+        _check(_core.run(op, grad_out, result, *args))
     return result
 
 

@@ -12,12 +12,14 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -118,15 +120,27 @@ class TensorView {
   // checks that the view fits it, so the span must be the true one. A negative stride (NumPy's
   // a[::-1]) is described as it is, from the lowest address, for the library to reject.
   Failure Create(const nb::ndarray<nb::ro>& array, aclFormat format, const char* name) {
-    const size_t ndim = array.ndim();
-    std::vector<int64_t> dims(ndim), strides(ndim);
-    int64_t lowest = 0, highest = 0;
-    bool empty = false;
-    for (size_t d = 0; d < ndim; ++d) {
+    std::vector<int64_t> dims(array.ndim()), strides(array.ndim());
+    for (size_t d = 0; d < dims.size(); ++d) {
       dims[d] = static_cast<int64_t>(array.shape(d));
       strides[d] = array.stride(d);
-      if (dims[d] == 0) empty = true;
     }
+    return Create(const_cast<void*>(array.data()), dims, strides, ToAclDataType(array.dtype()),
+                  array.itemsize(), format, name);
+  }
+
+  // `data` is the view's element 0; strides count elements.
+  Failure Create(void* data, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                 aclDataType dtype, size_t itemsize, aclFormat format, const char* name) {
+    const size_t ndim = dims.size();
+    if (strides.size() != ndim) {
+      return Failure{ACLNN_ERR_PARAM_INVALID, std::string(name) + ": expected " +
+                                                  std::to_string(ndim) + " strides, got " +
+                                                  std::to_string(strides.size())};
+    }
+    int64_t lowest = 0, highest = 0;
+    bool empty = false;
+    for (size_t d = 0; d < ndim; ++d) empty |= dims[d] == 0;
     bool overflow = false;
     for (size_t d = 0; d < ndim && !empty; ++d) {
       int64_t reach = 0;
@@ -143,19 +157,17 @@ class TensorView {
                          ": expected a view whose element span fits in int64, got strides that "
                          "overflow it"};
     }
-    const size_t itemsize = array.itemsize();
-    auto* data = static_cast<char*>(const_cast<void*>(array.data()));
-    if (itemsize > 1 && reinterpret_cast<uintptr_t>(data) % itemsize != 0) {
+    auto* bytes = static_cast<char*>(data);
+    if (itemsize > 1 && reinterpret_cast<uintptr_t>(bytes) % itemsize != 0) {
       // The library reads elements as C objects of their type, which must be aligned.
       return Failure{ACLNN_ERR_PARAM_INVALID,
                      std::string(name) + ": expected data aligned to its " +
                          std::to_string(itemsize) + "-byte elements, got an address " +
-                         std::to_string(reinterpret_cast<uintptr_t>(data) % itemsize) +
+                         std::to_string(reinterpret_cast<uintptr_t>(bytes) % itemsize) +
                          " bytes past a boundary"};
     }
-    tensor_ = aclCreateTensor(dims.data(), ndim, ToAclDataType(array.dtype()), strides.data(),
-                              -lowest, format, &storage, 1,
-                              data == nullptr ? nullptr : data + lowest * int64_t(itemsize));
+    tensor_ = aclCreateTensor(dims.data(), ndim, dtype, strides.data(), -lowest, format, &storage,
+                              1, bytes == nullptr ? nullptr : bytes + lowest * int64_t(itemsize));
     if (tensor_ == nullptr) return LibraryFailure(ACLNN_ERR_PARAM_INVALID);
     return Failure{};
   }
@@ -282,6 +294,36 @@ std::pair<int, std::string> Run(int op, nb::ndarray<nb::ro> grad, std::optional<
   return {failure.status, failure.message};
 }
 
+// A strided CPU tensor described by its owner (PyTorch), which keeps it alive for the call:
+// (address of element 0, dims, strides in elements, aclDataType, element size in bytes).
+using RawTensor = std::tuple<uintptr_t, std::vector<int64_t>, std::vector<int64_t>, int, size_t>;
+
+// Run() for tensors described directly: PyTorch's DLPack export costs more than a small call's
+// whole work (about 10 us per tensor), so aclnn_upsample passes torch tensors this way.
+std::pair<int, std::string> RunRaw(int op, const RawTensor& grad, const RawTensor& out,
+                                   const std::vector<int64_t>& output_size,
+                                   const std::vector<int64_t>& input_size, bool align_corners,
+                                   double scales_h, double scales_w, int format) {
+  if (op < 0 || op > 1) throw nb::value_error("op: expected 0 (bilinear) or 1 (bicubic AA)");
+  const auto acl_format = static_cast<aclFormat>(format);
+  TensorView grad_view, out_view;
+  const auto create = [acl_format](TensorView& view, const RawTensor& raw, const char* name) {
+    const auto& [address, dims, strides, dtype, itemsize] = raw;
+    return view.Create(reinterpret_cast<void*>(address), dims, strides,
+                       static_cast<aclDataType>(dtype), itemsize, acl_format, name);
+  };
+  Failure failure = create(grad_view, grad, "grad_out");
+  if (failure.status == ACLNN_SUCCESS) failure = create(out_view, out, "out");
+  if (failure.status != ACLNN_SUCCESS) return {failure.status, failure.message};
+  const IntArray output_array(output_size), input_array(input_size);
+  {
+    nb::gil_scoped_release release;
+    failure = RunLibrary(kOperators[op], grad_view.get(), output_array.get(), input_array.get(),
+                         align_corners, scales_h, scales_w, out_view.get(), false);
+  }
+  return {failure.status, failure.message};
+}
+
 // The OpenMP runtime another library (PyTorch) loaded, whose threads the library's tasks can run
 // on: inside PyTorch its OpenMP workers spin after each op on the cores a second pool would need,
 // while as members of the same team they take the library's tasks at once.
@@ -363,6 +405,10 @@ NB_MODULE(_core, m) {
         nb::arg("scales_h"), nb::arg("scales_w"), nb::arg("format"),
         "Runs operator `op` (0 bilinear V2, 1 bicubic AA) from grad_out into out; returns "
         "(status, message), (0, '') on success.");
+  m.def("run_raw", &RunRaw, nb::arg("op"), nb::arg("grad_out"), nb::arg("out"),
+        nb::arg("output_size"), nb::arg("input_size"), nb::arg("align_corners"),
+        nb::arg("scales_h"), nb::arg("scales_w"), nb::arg("format"),
+        "run() for tensors given as (address, dims, strides, aclDataType, itemsize).");
   m.def(
       "set_num_threads",
       [](int threads) {

@@ -49,13 +49,12 @@ def _routing_off():
 def library_calls(monkeypatch):
     """Counts the calls that reach the library."""
     calls = []
-    original = au._core.run
+    for name in ("run", "run_raw"):
+        def counting(*args, _original=getattr(au._core, name)):
+            calls.append(args[0])
+            return _original(*args)
 
-    def counting_run(*args):
-        calls.append(args[0])
-        return original(*args)
-
-    monkeypatch.setattr(au._core, "run", counting_run)
+        monkeypatch.setattr(au._core, name, counting)
     return calls
 
 
@@ -321,3 +320,28 @@ def test_routed_results_do_not_depend_on_threads(torch_threads):
         au.set_num_threads(0)
     assert not aut.uses_torch_threads()
     assert all(torch.equal(r, results[i % 2]) for i, r in enumerate(results))
+
+
+def test_tensor_arguments_the_library_cannot_take():
+    grad = torch.randn(1, 2, 8, 8)
+    with pytest.raises(au.AclnnError) as raised:
+        au.upsample_bilinear2d_backward_v2(grad.double(), [8, 8], [1, 2, 4, 4])
+    assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID and "dtype" in str(raised.value)
+    with pytest.raises(au.AclnnError):
+        au.upsample_bicubic2d_aa_grad(grad.int(), [8, 8], [1, 2, 4, 4])
+    with pytest.raises(ValueError, match="CPU"):
+        au.upsample_bilinear2d_backward_v2(grad.to("meta"), [8, 8], [1, 2, 4, 4])
+    with pytest.raises(ValueError, match="strided"):
+        au.upsample_bilinear2d_backward_v2(grad.to_sparse(), [8, 8], [1, 2, 4, 4])
+    out = torch.full((1, 2, 4, 5), 3.0)
+    with pytest.raises(au.AclnnError):
+        au.upsample_bilinear2d_backward_v2(grad, [8, 8], [1, 2, 4, 4], out=out)
+    assert torch.all(out == 3.0)
+    # Mixed kinds: a torch gradient into a NumPy result, and the reverse.
+    expected = au.upsample_bilinear2d_backward_v2(grad, [8, 8], [1, 2, 4, 4])
+    out_np = np.empty((1, 2, 4, 4), np.float32)
+    au.upsample_bilinear2d_backward_v2(grad, [8, 8], [1, 2, 4, 4], out=out_np)
+    assert np.array_equal(out_np, expected.numpy())
+    out_t = torch.empty(1, 2, 4, 4)
+    au.upsample_bilinear2d_backward_v2(grad.numpy(), [8, 8], [1, 2, 4, 4], out=out_t)
+    assert torch.equal(out_t, expected)
