@@ -160,7 +160,7 @@ BENCHMARK(BM_CombineThenGatherRowsBF16)->Arg(64);
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  aclnn_upsample::kernels::FloatLanes();  // applies ACLNN_UPSAMPLE_SIMD first
+  // ACLNN_UPSAMPLE_SIMD took effect when the program loaded.
   benchmark::AddCustomContext("simd_target", aclnn_upsample::kernels::ActiveTargetName());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

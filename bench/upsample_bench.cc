@@ -19,6 +19,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_upsample/version.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "benchmark/benchmark.h"
@@ -344,6 +345,9 @@ int main(int argc, char** argv) {
       peak / 1e9, kRooflineCopies, threads);
   benchmark::AddCustomContext("copy_bandwidth_GBps", std::to_string(peak / 1e9));
   benchmark::AddCustomContext("threads", std::to_string(threads));
+  benchmark::AddCustomContext("simd_target", aclnn_upsample_simd_target());
+  benchmark::AddCustomContext(
+      "library", std::string(aclnn_upsample_version()) + " (" + aclnn_upsample_build_type() + ")");
 
   benchmark::RegisterBenchmark("BM_MemoryCopy", BM_MemoryCopy, threads, peak)
       ->UseRealTime()

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "engine/dtype.h"
 
@@ -137,9 +138,19 @@ void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
 // that synchronises with it afterwards sees the streamed values.
 void FlushStreamedStores();
 
-// Applies ACLNN_UPSAMPLE_SIMD once per process ("portable": the scalar target only); called by
-// FloatLanes, which every plan calls before any kernel runs.
+// Applies ACLNN_UPSAMPLE_SIMD once per process: "best" (or unset), "portable", or the lower-case
+// Highway name of a compiled target the CPU supports ("avx2", "sse4", ...). It already ran when
+// the library loaded; FloatLanes calls it again for every plan, which puts the pin back if a
+// call to hwy::SupportedTargets() undid it.
 void ApplySimdOverrideOnce();
+
+// What ACLNN_UPSAMPLE_SIMD=`request` selects among the `compiled` targets (HWY_TARGETS) given the
+// CPU's `supported` ones (hwy::SupportedTargets() before any pin).
+struct SimdSelection {
+  int64_t disabled = 0;  // for hwy::DisableTargets: every target better than the pinned one
+  std::string ignored;   // why the request is ignored (one line), empty when it is honoured
+};
+SimdSelection SelectSimdTarget(const char* request, int64_t compiled, int64_t supported);
 
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();
