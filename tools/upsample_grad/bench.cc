@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl_runner.h"
+#include "aclnn_upsample/version.h"
 #include "bench_suite.h"
 #include "commands.h"
 #include "float16.h"
@@ -124,6 +125,9 @@ int RunBench(const BenchOptions& options, std::ostream& out) {
                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   size_t copy_bytes = static_cast<size_t>(options.bandwidth_mib) << 20;
   double peak = MeasureCopyBandwidth(copy_bytes, copy_threads);
+  // Timings mean little without the build type and the SIMD target that produced them.
+  out << "aclnn_upsample " << aclnn_upsample_version() << " (" << aclnn_upsample_build_type()
+      << "), SIMD target " << aclnn_upsample_simd_target() << "\n";
   char line[256];
   std::snprintf(line, sizeof(line),
                 "memory bandwidth: %.2f GB/s (copy of %d MiB, read + write, %d threads)\n", peak,

@@ -1,6 +1,8 @@
 // upsample-grad: the command-line front end of the library's two operators.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <memory>
@@ -8,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "aclnn_upsample/version.h"
 #include "commands.h"
 #include "tool_error.h"
 
@@ -77,6 +80,39 @@ class UnixHelpFormatter : public CLI::Formatter {
   }
 };
 
+std::string LowerCase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// --version: the tool, the library it loaded, and the SIMD code that library runs here, so that
+// a bug report or a benchmark names what produced it.
+std::string VersionText() {
+  const std::string active = aclnn_upsample_simd_target();
+  const std::string supported = aclnn_upsample_simd_targets();
+  const char* request = std::getenv("ACLNN_UPSAMPLE_SIMD");
+  const std::string wanted = LowerCase(request == nullptr ? "" : request);
+  // The portable target is listed last; every other one is pinned by its lower-case name.
+  const std::string portable = supported.substr(supported.rfind(' ') + 1);
+  std::string why = "the best this CPU supports";
+  if (!wanted.empty() && wanted != "best") {
+    const bool honoured =
+        wanted == LowerCase(active) || (wanted == "portable" && active == portable);
+    why = std::string(honoured ? "pinned by" : "ignored:") + " ACLNN_UPSAMPLE_SIMD=" + request;
+  }
+  std::string pins;
+  std::istringstream names(supported);
+  for (std::string name; names >> name;) {
+    if (name != portable) pins += LowerCase(name) + "|";
+  }
+  return std::string("upsample-grad ") + UPSAMPLE_GRAD_VERSION + "\nlibrary: aclnn_upsample " +
+         aclnn_upsample_version() + " (" + aclnn_upsample_build_type() +
+         ")\nSIMD target: " + active + " (" + why +
+         ")\nSIMD targets this CPU supports: " + supported +
+         "\nSIMD targets compiled: " + aclnn_upsample_simd_compiled_targets() +
+         "\nPin one with ACLNN_UPSAMPLE_SIMD=" + pins + "portable (default: best).";
+}
+
 // The options shared by `bilinear` and `bicubic-aa`.
 CLI::App* AddResampleCommand(CLI::App& app, const char* name, const char* description,
                              const char* formats, ResampleOptions& options) {
@@ -144,7 +180,9 @@ int Main(int argc, char** argv) {
       "benchmark the operators. With no command, run CANN's documented example of both "
       "operators and print the results.",
       "upsample-grad");
-  app.set_version_flag("--version", std::string("upsample-grad ") + UPSAMPLE_GRAD_VERSION);
+  app.set_version_flag("--version", VersionText,
+                       "Print the versions of the tool and the library, the library's build type "
+                       "and its SIMD targets, and exit");
   app.require_subcommand(0, 1);
   auto formatter = std::make_shared<UnixHelpFormatter>();
   formatter->column_width(30);
