@@ -102,7 +102,7 @@ def suite(args, torch, au, aut):
                 if call:
                     sample["c"] = timed(call.run)
                 sample["py"] = timed(python_fn)
-                with aut.enabled():
+                with aut.enabled(torch_threads=args.torch_threads == "on"):
                     sample["routed"] = timed(routed)
                 sample["torch"] = timed(pytorch)
                 if rep >= args.warmup:
@@ -120,7 +120,8 @@ def suite(args, torch, au, aut):
         print(f"| {compare_torch.case_name(case)} | {ms['c']:.3f} | {ms['py']:.3f} | "
               f"{ms['routed']:.3f} | {ms['torch']:.3f} | {routed_speedup:.2f}x | "
               f"{c_speedup:.2f}x | {routed_speedup / c_speedup:.2f} |", flush=True)
-    line = f"\nGeometric-mean speedup over PyTorch through enable(): {geomean(routed_speedups):.2f}x"
+    line = ("\nGeometric-mean speedup over PyTorch through enable(): "
+            f"{geomean(routed_speedups):.2f}x")
     if c_speedups:
         line += (f"; through the C API: {geomean(c_speedups):.2f}x; ratio "
                  f"{geomean(routed_speedups) / geomean(c_speedups):.2f}")
@@ -155,7 +156,7 @@ def overhead(args, torch, np, au, aut):
         for _ in range(200):
             function()
         print(f"| {name} | {median_ms([timed(function) for _ in range(2000)]) * 1e3:.1f} |")
-    with aut.enabled():
+    with aut.enabled(torch_threads=args.torch_threads == "on"):
         function = lambda: aten(grad_t, [4, 4], [1, 1, 2, 2], False, None, None)  # noqa: E731
         for _ in range(200):
             function()
@@ -228,7 +229,7 @@ def training_step(args, torch, aut):
     for rep in range(args.warmup + args.reps):
         for mode in times:
             if mode == "enable()":
-                aut.enable()
+                aut.enable(torch_threads=args.torch_threads == "on")
             try:
                 seconds = timed(step)
             finally:
@@ -251,6 +252,9 @@ def main():
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--reps", type=int, default=15)
     parser.add_argument("--batch", type=int, default=8, help="training step batch size")
+    parser.add_argument("--torch-threads", choices=("on", "off"), default="on",
+                        help="enable(torch_threads=...) for the routed calls and the training "
+                        "step: on (the default) runs the library on PyTorch's OpenMP threads")
     parser.add_argument("--only", choices=("suite", "overhead", "interleaved", "train"),
                         action="append", help="run only these parts (repeatable)")
     args = parser.parse_args()
@@ -268,7 +272,8 @@ def main():
     au.set_num_threads(args.threads)
     print(f"CPU: {compare_torch.cpu_model()} ({os.cpu_count()} logical CPUs); torch "
           f"{torch.__version__}; aclnn_upsample {au.__version__} ({au.simd_target()}); threads "
-          f"{args.threads}; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}; "
+          f"{args.threads}; routed on PyTorch's threads: {args.torch_threads}; OMP_WAIT_POLICY="
+          f"{os.environ.get('OMP_WAIT_POLICY', '(unset)')}; "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if "overhead" in parts:
         overhead(args, torch, np, au, aut)

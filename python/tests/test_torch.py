@@ -119,8 +119,8 @@ def test_out_tensor_and_requires_grad():
     out = torch.full((1, 3, 4, 4), 9.0, requires_grad=True)
     result = au.upsample_bilinear2d_backward_v2(grad, [8, 8], [1, 3, 4, 4], out=out)
     assert result is out
-    assert torch.equal(out.detach(), au.upsample_bilinear2d_backward_v2(grad.detach(), [8, 8],
-                                                                         [1, 3, 4, 4]))
+    expected = au.upsample_bilinear2d_backward_v2(grad.detach(), [8, 8], [1, 3, 4, 4])
+    assert torch.equal(out.detach(), expected)
 
 
 def test_enable_routes_and_disable_restores_pytorch_bitwise(library_calls):
