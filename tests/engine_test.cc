@@ -50,6 +50,7 @@ struct Problem {
   int64_t n, c, in_h, in_w, out_h, out_w;
   bool channels_last;
   int64_t pixel_pad = 0;  // channels-last: floats between one pixel's channels and the next's
+  float scale = 1.0f;     // gradOut values are standard normal times this
 };
 
 // The shapes and strides of gradOut (`grad`) and the result for a problem; data left unset.
@@ -96,7 +97,7 @@ void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis&
     const int64_t w = i % p.out_w, h = i / p.out_w % p.out_h, c = i / p.out_w / p.out_h % p.c,
                   n = i / p.out_w / p.out_h / p.c;
     const int64_t at = n * g.stride_n + c * g.stride_c + h * g.stride_h + w * g.stride_w;
-    const float v = normal(rng);
+    const float v = normal(rng) * p.scale;
     if (dtype == DType::kFloat32) {
       std::memcpy(grad.data() + at * 4, &v, 4);
       grad_values[i] = v;
@@ -207,6 +208,35 @@ TEST(Engine, ThreadCountsGiveIdenticalBits) {
       RunAndCheck(p, ax_h.exact, ax_w.exact, DType::kFloat32, order, 1, &one);
       RunAndCheck(p, ax_h.exact, ax_w.exact, DType::kFloat32, order, 3, &three);
       EXPECT_EQ(one, three);
+    }
+  }
+}
+
+// Tiny gradients keep their precision: 16-bit results are within one ulp of their own binade
+// (bfloat16 values near 2^-100 are normal, float16 ones near 2^-20 subnormal with ulp 2^-24),
+// so a result flushed to zero or rounded at a fixed absolute step, which an ulp floored at a
+// larger exponent would let through, fails. float32 near 2^-100 is still normal.
+TEST(Engine, TinyGradientsStayWithinOneUlpOfTheirOwnBinade) {
+  struct Case {
+    DType dtype;
+    float scale;
+  };
+  for (const Problem& shape :
+       {Problem{2, 3, 9, 13, 20, 7, false}, Problem{1, 16, 7, 9, 15, 4, true}}) {
+    const RandomAxis ax_h = MakeRandomAxis(shape.in_h, shape.out_h, 21);
+    const RandomAxis ax_w = MakeRandomAxis(shape.in_w, shape.out_w, 22);
+    for (const Case c : {Case{DType::kBFloat16, std::ldexp(1.0f, -100)},
+                         Case{DType::kFloat16, std::ldexp(1.0f, -20)},
+                         Case{DType::kFloat32, std::ldexp(1.0f, -100)}}) {
+      Problem p = shape;
+      p.scale = c.scale;
+      for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+        SCOPED_TRACE(::testing::Message() << DTypeName(c.dtype) << " scale " << c.scale
+                                          << (p.channels_last ? " NHWC" : " NCHW") << " h_first "
+                                          << (order == PassOrder::kHeightFirst));
+        RunAndCheck(p, ax_h.exact, ax_w.exact, c.dtype, order, 1, nullptr);
+        if (HasFatalFailure()) return;
+      }
     }
   }
 }
