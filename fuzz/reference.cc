@@ -116,10 +116,47 @@ std::vector<double> DenseMatrix(const AxisParams& axis) {
   return a;
 }
 
+std::vector<double> RowTotals(const AxisParams& axis) {
+  std::vector<double> totals(static_cast<size_t>(axis.out_size), 1.0);
+  if (axis.kind == Kind::kBilinear) return totals;
+  const double s = Ratio(axis);
+  const double support = s >= 1.0 ? 2.0 * s : 2.0;
+  const double invscale = s >= 1.0 ? 1.0 / s : 1.0;
+  for (int64_t o = 0; o < axis.out_size; ++o) {
+    const BicubicRow row = BicubicSpan(s, support, o, axis.in_size);
+    const double center = s * (static_cast<double>(o) + 0.5);
+    double total = 0.0;
+    for (int64_t j = 0; j < row.count; ++j) {
+      total += Cubic((static_cast<double>(row.imin + j) - center + 0.5) * invscale);
+    }
+    totals[o] = total;
+  }
+  return totals;
+}
+
+bool RowsWellConditioned(const AxisParams& axis) {
+  if (axis.kind == Kind::kBilinear) return true;
+  const std::vector<double> totals = RowTotals(axis);
+  const double s = Ratio(axis);
+  const double support = s >= 1.0 ? 2.0 * s : 2.0;
+  for (int64_t o = 0; o < axis.out_size; ++o) {
+    const BicubicRow row = BicubicSpan(s, support, o, axis.in_size);
+    if (row.count > 0 && !(std::fabs(totals[o]) >= 1e-6 * static_cast<double>(row.count))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::vector<double> DenseSupport(const AxisParams& axis) {
-  std::vector<double> mask(static_cast<size_t>(axis.out_size * axis.in_size), 0.0);
-  ForEachEntry(axis, [&](int64_t o, int64_t i, double) { mask[o * axis.in_size + i] = 1.0; });
-  return mask;
+  const std::vector<double> totals = RowTotals(axis);
+  std::vector<double> bound(static_cast<size_t>(axis.out_size * axis.in_size), 0.0);
+  ForEachEntry(axis, [&](int64_t o, int64_t i, double w) {
+    // A row left undivided (total 0) carries its noise as it is.
+    const double divisor = totals[o] != 0.0 ? std::fabs(totals[o]) : 1.0;
+    bound[o * axis.in_size + i] += std::fabs(w) + 1.0 / divisor;
+  });
+  return bound;
 }
 
 std::vector<double> ColumnAbsSums(const AxisParams& axis) {
@@ -157,7 +194,7 @@ PlaneResult BackwardPlane(const std::vector<double>& a_h, const std::vector<doub
       const double* row = &a_w[p * w_in];
       const double* mask = &support_w[p * w_in];
       for (int64_t w = 0; w < w_in; ++w) {
-        if (mask[w] != 0.0) t_support[o * w_in + w] += std::fabs(g);
+        t_support[o * w_in + w] += std::fabs(g) * mask[w];
         if (row[w] == 0.0) continue;
         t[o * w_in + w] += row[w] * g;
         t_abs[o * w_in + w] += std::fabs(row[w] * g);
@@ -186,7 +223,7 @@ PlaneResult BackwardPlane(const std::vector<double>& a_h, const std::vector<doub
     for (int64_t h = 0; h < h_in; ++h) {
       if (mask[h] != 0.0) {
         for (int64_t w = 0; w < w_in; ++w) {
-          result.support_magnitude[h * w_in + w] += t_support[o * w_in + w];
+          result.support_magnitude[h * w_in + w] += mask[h] * t_support[o * w_in + w];
         }
       }
       if (row[h] == 0.0) continue;

@@ -39,9 +39,22 @@ int64_t CountEntries(const AxisParams& axis);
 // Dense row-major A (out_size x in_size).
 std::vector<double> DenseMatrix(const AxisParams& axis);
 
-// 1.0 where the formula visits entry (o, i) at all, weight 0 included, else 0.0. Weights that
-// are mathematically 0 (the cubic kernel at |d| = 1 or 2) come out as +-1e-16 noise in float64
-// depending on how the polynomial is evaluated; tolerances charge that noise to these entries.
+// Per row o: the sum of the row's unnormalised taps that formula 1.2 divides by (1.0 for
+// bilinear rows).
+std::vector<double> RowTotals(const AxisParams& axis);
+
+// False where a bicubic row's taps sum to within 1e-6 per tap of 0 (a given scale can put a
+// centre outside the image, where the kernel's lobes cancel): each tap carries float64 noise of
+// up to 1e-14 (see DenseSupport), so such a row's divisor, and with it every weight of the row,
+// is known to no better than 1e-8 relative, in the library and here alike; nearer 0 the
+// contract's 1e-5 * m is beyond what any float64 evaluation of formula 1.2 decides.
+bool RowsWellConditioned(const AxisParams& axis);
+
+// Where the formula visits entry (o, i) at all, weight 0 included: |A[o, i]| + 1 / |total_o|
+// (1 for a row left undivided); else 0.0. The cubic kernel near |d| = 1 or 2 is 0 in exact
+// arithmetic but +-1e-14 noise in float64, with a sign and size that depend on how the
+// polynomial is evaluated, then divided by the row's total; tolerances charge that noise, times
+// the other axis's weight, to these entries.
 std::vector<double> DenseSupport(const AxisParams& axis);
 
 // Per input index i: sum_o |A[o, i]| (how much one gradOut value can be amplified).
@@ -49,7 +62,8 @@ std::vector<double> ColumnAbsSums(const AxisParams& axis);
 
 // gradIn = A_H^T * G * A_W for one (n, c) plane, with m = sum |A_H * A_W * G| per element
 // (the contract's tolerance scale), `terms`, the number of non-zero products summed, and
-// `support_magnitude` = sum |G| over the entries both supports visit.
+// `support_magnitude` = sum |G| * support_h * support_w over the entries both supports visit
+// (DenseSupport's bounds).
 struct PlaneResult {
   std::vector<double> value;  // h_in x w_in
   std::vector<double> magnitude;
