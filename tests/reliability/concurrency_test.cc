@@ -16,6 +16,7 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -157,10 +158,11 @@ std::string CheckAgainstReference(const Case& k, const std::vector<uint8_t>& got
           const double tolerance = ContractTolerance(dtype, expected[i], magnitude[i]);
           if (std::fabs(v - expected[i]) <= tolerance) continue;
           if (++count <= 3) {
-            failures += " (" + std::to_string(n) + "," + std::to_string(c) + "," +
-                        std::to_string(h) + "," + std::to_string(w) + ") = " + std::to_string(v) +
-                        ", reference " + std::to_string(expected[i]) + " +- " +
-                        std::to_string(tolerance) + ";";
+            std::ostringstream line;
+            line.precision(9);
+            line << " (" << n << "," << c << "," << h << "," << w << ") = " << v << ", reference "
+                 << expected[i] << " +- " << tolerance << ";";
+            failures += line.str();
           }
         }
   if (count == 0) return "";
