@@ -283,3 +283,22 @@ def test_module_exports_no_library_symbols():
     names = [line.split()[-1] for line in symbols.splitlines() if line.strip()]
     assert not [n for n in names if n.startswith(("acl", "_ZN14aclnn_upsample", "hwy"))]
     assert "PyInit__core" in names
+
+
+def test_simd_pin_reaches_the_module(tmp_path):
+    # The library's own switch (ACLNN_UPSAMPLE_SIMD) applies to the module's private copy too.
+    import os
+    import sys
+
+    code = ("import numpy as np, aclnn_upsample as au; "
+            "g = np.random.default_rng(1).standard_normal((2, 3, 9, 14)).astype(np.float32); "
+            "np.save(__import__('sys').argv[1], au.upsample_bicubic2d_aa_grad(g, [9, 14], "
+            "[2, 3, 5, 6])); print(au.simd_target())")
+    env = dict(os.environ, ACLNN_UPSAMPLE_SIMD="portable")
+    target = tmp_path / "portable_result.npy"
+    name = subprocess.run([sys.executable, "-c", code, str(target)], env=env, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    assert name in ("SCALAR", "EMU128")
+    grad = np.random.default_rng(1).standard_normal((2, 3, 9, 14)).astype(np.float32)
+    r, m = reference("bicubic_aa", grad, [2, 3, 5, 6])
+    assert_within_contract(np.load(target), r, m)
