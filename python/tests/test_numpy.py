@@ -302,3 +302,42 @@ def test_simd_pin_reaches_the_module(tmp_path):
     grad = np.random.default_rng(1).standard_normal((2, 3, 9, 14)).astype(np.float32)
     r, m = reference("bicubic_aa", grad, [2, 3, 5, 6])
     assert_within_contract(np.load(target), r, m)
+
+
+def test_random_arguments_raise_or_succeed_never_crash():
+    # Any mix of shapes, sizes, dtypes, formats, scales and views: a result or an exception.
+    rng = np.random.default_rng(12)
+    dtypes = [np.float32, np.float16, np.float64, np.int32, np.uint8, np.bool_]
+    outcomes = {"ok": 0, "error": 0}
+    for _ in range(300):
+        ndim = int(rng.choice([4, 4, 4, 3, 5, 0]))
+        shape = tuple(int(v) for v in rng.integers(0, 7, ndim))
+        grad = rng.standard_normal(shape).astype(rng.choice(dtypes))
+        if ndim == 4 and rng.random() < 0.3:
+            grad = grad.transpose(0, 2, 3, 1)
+        if ndim == 4 and rng.random() < 0.2:
+            grad = grad[:, :, ::-1]
+        output_size = [int(v) for v in rng.integers(-1, 8, int(rng.choice([2, 2, 1, 3])))]
+        input_size = [int(v) for v in rng.integers(-2, 9, int(rng.choice([4, 4, 3])))]
+        kwargs = dict(align_corners=bool(rng.random() < 0.5),
+                      scales_h=float(rng.choice([0.0, -1.0, 0.5, 2.0, 1e-9, 1e9])),
+                      scales_w=float(rng.choice([0.0, 3.0, np.inf, np.nan])),
+                      format=str(rng.choice(["nchw", "nhwc", "nd"])))
+        if ndim == 4 and rng.random() < 0.5:  # consistent sizes, so that some calls succeed
+            kwargs["format"] = "nchw"
+            output_size = list(grad.shape[2:])
+            input_size = [*grad.shape[:2], *(int(v) for v in rng.integers(1, 9, 2))]
+        if rng.random() < 0.3 and all(0 <= v < 9 for v in input_size):
+            kwargs["out"] = np.full(input_size, 4.0, grad.dtype)
+        op = OPS[str(rng.choice(list(OPS)))]
+        before = kwargs["out"].copy() if "out" in kwargs else None
+        try:
+            op(grad, output_size, input_size, **kwargs)
+            outcomes["ok"] += 1
+        except au.AclnnError as error:
+            assert error.status in (au.ACLNN_ERR_PARAM_INVALID, au.ACLNN_ERR_PARAM_NULLPTR)
+            assert str(error)
+            if before is not None:
+                assert np.array_equal(kwargs["out"], before)
+            outcomes["error"] += 1
+    assert outcomes["ok"] > 0 and outcomes["error"] > 0
