@@ -252,9 +252,10 @@ def main():
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--reps", type=int, default=15)
     parser.add_argument("--batch", type=int, default=8, help="training step batch size")
-    parser.add_argument("--torch-threads", choices=("on", "off"), default="on",
+    parser.add_argument("--torch-threads", choices=("on", "off"), default="off",
                         help="enable(torch_threads=...) for the routed calls and the training "
-                        "step: on (the default) runs the library on PyTorch's OpenMP threads")
+                        "step: on runs the library on PyTorch's OpenMP threads (default off, "
+                        "as enable())")
     parser.add_argument("--only", choices=("suite", "overhead", "interleaved", "train"),
                         action="append", help="run only these parts (repeatable)")
     args = parser.parse_args()

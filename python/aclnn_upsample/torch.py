@@ -240,16 +240,18 @@ def _use_torch_threads(on: bool) -> bool:
     return path is not None
 
 
-def enable(torch_threads: bool = True) -> None:
+def enable(torch_threads: bool = False) -> None:
     """Routes PyTorch's CPU kernels of aten::upsample_bilinear2d_backward and
     aten::_upsample_bicubic2d_aa_backward (and their out= variants) to the library, for the
-    whole process, until :func:`disable`. Calling it again does nothing.
+    whole process, until :func:`disable`. Calling it again does nothing (and keeps the first
+    call's ``torch_threads``).
 
-    With ``torch_threads`` (the default), every library call in the process runs on PyTorch's
-    own OpenMP threads (``torch.get_num_threads()`` of them, unless
-    :func:`aclnn_upsample.set_num_threads` says otherwise) rather than on the library's pool,
-    whose threads would compete for the cores with PyTorch's spinning OpenMP workers. Results
-    are bitwise the same either way."""
+    With ``torch_threads`` (experimental, off by default), every library call in the process
+    runs on PyTorch's own OpenMP threads (``torch.get_num_threads()`` of them, unless
+    :func:`aclnn_upsample.set_num_threads` says otherwise) instead of the library's pool, whose
+    threads compete for the cores with PyTorch's OpenMP workers while those spin after each op.
+    On the shared development VM this measured slower, not faster (bench/python_bench.py): each
+    call then waits in OpenMP's spinning barrier. Results are bitwise the same either way."""
     global _library
     with _lock:
         if _library is not None:
@@ -305,7 +307,7 @@ def is_enabled() -> bool:
 
 
 @contextlib.contextmanager
-def enabled(torch_threads: bool = True):
+def enabled(torch_threads: bool = False):
     """Enables the routing inside the ``with`` block and restores the previous state after."""
     was_enabled = is_enabled()
     enable(torch_threads)
