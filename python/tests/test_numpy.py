@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -341,3 +342,33 @@ def test_random_arguments_raise_or_succeed_never_crash():
                 assert np.array_equal(kwargs["out"], before)
             outcomes["error"] += 1
     assert outcomes["ok"] > 0 and outcomes["error"] > 0
+
+
+def test_gil_is_released_while_the_library_runs():
+    # Python keeps running in this thread while another thread's call is in the library: the
+    # longest pause between two of its steps stays far below the call's duration.
+    grad = np.ones((8, 32, 256, 256), np.float32)
+    au.set_num_threads(1)
+    try:
+        start = time.perf_counter()
+        au.upsample_bicubic2d_aa_grad(grad, [256, 256], [8, 32, 97, 83])
+        duration = time.perf_counter() - start
+        worker = threading.Thread(target=au.upsample_bicubic2d_aa_grad,
+                                  args=(grad, [256, 256], [8, 32, 97, 83]))
+        longest, last = 0.0, time.perf_counter()
+        worker.start()
+        while worker.is_alive():
+            now = time.perf_counter()
+            longest, last = max(longest, now - last), now
+        worker.join()
+    finally:
+        au.set_num_threads(0)
+    assert duration > 0.01, "the call is too short to tell"
+    assert longest < duration / 2, (longest, duration)
+
+
+def test_aclnn_error_pickles():
+    import pickle
+
+    error = pickle.loads(pickle.dumps(au.AclnnError(161002, "message")))
+    assert isinstance(error, au.AclnnError) and error.status == 161002 and str(error) == "message"
