@@ -91,6 +91,10 @@ SEEDS = {
     # Values: overflow, subnormals, NaN/Inf.
     "fp16_overflow": case(dtype=F16, dims=(1, 1, 8, 8, 4, 4), values=6 + 8 * 1),
     "fp32_subnormal": case(dims=(1, 1, 8, 8, 4, 4), values=4),
+    # Any bit pattern (huge, tiny, subnormal) in one plane, with each result element made of one
+    # gradOut value times 0.5: subnormal results beside values up to 3e38, where a tolerance that
+    # scaled with the plane's largest value hid flushed subnormals (FTZ/DAZ).
+    "fp32_mixed_magnitudes": case(dims=(1, 1, 64, 1, 64, 2), values=5, value_seed=1),
     "fp16_subnormal": case(op=BICUBIC, dtype=F16, dims=(1, 1, 6, 6, 3, 3), values=4),
     "nan_inf_propagation": case(op=BICUBIC, dims=(1, 2, 9, 9, 5, 5), values=7, value_seed=3),
 }
