@@ -345,3 +345,21 @@ def test_tensor_arguments_the_library_cannot_take():
     out_t = torch.empty(1, 2, 4, 4)
     au.upsample_bilinear2d_backward_v2(grad.numpy(), [8, 8], [1, 2, 4, 4], out=out_t)
     assert torch.equal(out_t, expected)
+
+
+def test_tensor_views_with_offsets_and_nhwc():
+    base = torch.randn(2, 5, 20, 21)
+    grad = base[:, 1:4, 3:15, 2:20:2]  # a storage offset and strides, no copy
+    expected = au.upsample_bicubic2d_aa_grad(grad.contiguous(), [12, 9], [2, 3, 7, 5])
+    assert torch.equal(au.upsample_bicubic2d_aa_grad(grad, [12, 9], [2, 3, 7, 5]), expected)
+    storage = torch.full((2, 4, 9, 7), 2.0)
+    out = storage[:, 1:, 1:8, 1:6]
+    au.upsample_bicubic2d_aa_grad(grad, [12, 9], [2, 3, 7, 5], out=out)
+    assert torch.equal(out, expected)
+    assert torch.all(storage[:, 0] == 2.0) and torch.all(storage[:, :, 0] == 2.0)
+    # NHWC: the tensor's own axis order is (N, H, W, C).
+    nhwc = grad.permute(0, 2, 3, 1)
+    bilinear = au.upsample_bilinear2d_backward_v2(grad, [12, 9], [2, 3, 7, 5])
+    result = au.upsample_bilinear2d_backward_v2(nhwc, [12, 9], [2, 7, 5, 3], format="nhwc")
+    assert result.shape == (2, 7, 5, 3)
+    assert torch.equal(result.permute(0, 3, 1, 2), bilinear)
