@@ -3,9 +3,10 @@
 // The arrays are never copied: each becomes an aclTensor view of its own memory with its own
 // strides, and the library validates everything (dtype, rank, shapes, overlap, limits) so that
 // Python sees exactly the statuses and messages a C caller gets. What this layer adds: DLPack
-// dtypes to aclDataType, the views' storage extents, a cached workspace, and the GIL released
-// while the library runs. The Python package (aclnn_upsample/__init__.py) allocates results and
-// turns a failing status into AclnnError.
+// dtypes to aclDataType, the views' storage extents, a cached workspace, the GIL released while
+// the library runs, torch tensors described without DLPack, and (opt-in) PyTorch's OpenMP team
+// for the library's threads. The Python package (aclnn_upsample/__init__.py) allocates results
+// and turns a failing status into AclnnError.
 #include <dlfcn.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -27,8 +28,9 @@
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
-// Not CANN's API: the process-wide thread count (no public call sets it) and the build's
-// description, from the project's public extension header where this checkout has it.
+// Not CANN's API: the process-wide thread count and external team (no public call sets them),
+// and the build's description, from the project's public extension header where this checkout
+// has it.
 #include "engine/plan.h"
 #include "engine/thread_control.h"
 #if __has_include("aclnn_upsample/version.h")
