@@ -379,6 +379,31 @@ TEST(Sweep, BicubicAABeyond50xBySizesAcceptedByScales) {
   }
 }
 
+// A scale near the smallest doubles: 1/scale (about 1e308) is finite, so the call is valid,
+// but the filter support 2/scale overflows. Formula 1.2 in exact arithmetic still gives rows 0
+// and 1 (whose centres lie within two ratios of the image) the whole axis, each tap weighing
+// 1/W, and every later row no tap at all; so a NaN in a later row reaches nothing, and each
+// result is (g[0] + g[1]) / W exactly as at 1e-300, where nothing overflows.
+TEST(Sweep, BicubicAAScaleWhoseSupportOverflows) {
+  const int64_t width = 8;
+  for (double scale : {1e-300, 1e-308, 6e-309}) {
+    for (bool on_h : {false, true}) {
+      Case c = on_h ? MakeCase(Op::kBicubicAA, width, 1, width, 1, false, scale, 0)
+                    : MakeCase(Op::kBicubicAA, 1, width, 1, width, false, 0, scale);
+      std::vector<double> grad(width);
+      std::iota(grad.begin(), grad.end(), 1.0);
+      grad[5] = std::nan("");
+      const support::RunOutput run = support::Run(c, grad, RunOptions{});
+      ASSERT_EQ(run.status, ACLNN_SUCCESS) << scale << ": " << run.message;
+      ASSERT_EQ(run.values.size(), static_cast<size_t>(width));
+      for (int64_t i = 0; i < width; ++i) {
+        EXPECT_NEAR(run.values[i], (grad[0] + grad[1]) / width, 1e-6)
+            << "scale " << scale << (on_h ? " on H" : " on W") << ", element " << i;
+      }
+    }
+  }
+}
+
 // A NaN or Inf in gradOut reaches exactly the results whose formula includes it as a tap:
 // through the public API, for every dtype, planar and channels-last plans (C = 9 >= 8 with unit
 // channel stride), NHWC, and identity axes. Inf keeps its sign (the weights' signs times its

@@ -47,16 +47,31 @@ ForwardAxis BuildBicubicAAAxis(const AxisSpec& axis) {
   const double support = ratio >= 1.0 ? 2.0 * ratio : 2.0;
   const double inv_scale = ratio >= 1.0 ? 1.0 / ratio : 1.0;
   std::vector<double> taps;
+  // A scale near the smallest doubles has a finite ratio (up to about 1.8e308) but a support
+  // 2 * ratio, and centres ratio * (o + 0.5), that overflow to Inf: every row would get the
+  // whole axis as its window (a NaN would then reach inputs no finite filter touches, and phase
+  // 1 would grow as out * in) and rows past the first would lose their taps. There the window
+  // bounds are taken as ratio * (o + 0.5 -/+ 2) and the tap distances as (i + 0.5) / ratio -
+  // (o + 0.5), equal in exact arithmetic, without the overflowing terms; finite supports keep
+  // the reference's expressions bit for bit.
+  const bool support_overflows = !std::isfinite(support);
   for (int64_t o = 0; o < axis.out_size; ++o) {
     const double center = ratio * (static_cast<double>(o) + 0.5);
+    const double lower =
+        support_overflows ? ratio * (static_cast<double>(o) - 1.5) : center - support;
+    const double upper =
+        support_overflows ? ratio * (static_cast<double>(o) + 2.5) : center + support;
     // Truncation toward zero, as the reference's int conversion, before clamping.
-    const int64_t imin = TruncateToRange(center - support + 0.5, axis.in_size);
-    const int64_t imax = TruncateToRange(center + support + 0.5, axis.in_size);
+    const int64_t imin = TruncateToRange(lower + 0.5, axis.in_size);
+    const int64_t imax = TruncateToRange(upper + 0.5, axis.in_size);
     const int64_t count = std::max<int64_t>(imax - imin, 0);
     taps.assign(count, 0.0);
     double total = 0.0;
     for (int64_t j = 0; j < count; ++j) {
-      taps[j] = CubicKernel((static_cast<double>(imin + j) - center + 0.5) * inv_scale);
+      const double i = static_cast<double>(imin + j);
+      taps[j] =
+          CubicKernel(support_overflows ? (i + 0.5) * inv_scale - (static_cast<double>(o) + 0.5)
+                                        : (i - center + 0.5) * inv_scale);
       total += taps[j];
     }
     if (total != 0.0) {
