@@ -16,6 +16,7 @@
 namespace upsample_grad::testing {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -353,7 +354,13 @@ TEST(CliTest, BenchPrintsOneRowPerCase) {
   ToolResult result = RunTool({"bench", "--case", "4,7,12", "--repeats", "2", "--min-time", "0",
                                "--bandwidth-mib", "16", "--threads", "2"});
   ASSERT_EQ(result.exit_status, 0) << result.err;
-  EXPECT_THAT(result.out, HasSubstr("memory bandwidth: "));
+  // The roofline's three rates, before the cases and again after them.
+  EXPECT_THAT(result.out,
+              ContainsRegex("\nmemory roofline: streaming copy [0-9.]+ GB/s \\(read \\+ write\\), "
+                            "read [0-9.]+ GB/s, write [0-9.]+ GB/s \\(16 MiB buffers, median of "
+                            "[0-9]+, 2 threads"));
+  EXPECT_THAT(result.out, HasSubstr("\nroofline after the cases: streaming copy "));
+  EXPECT_THAT(result.out, HasSubstr("of peak"));
   EXPECT_THAT(result.out, HasSubstr("median ms"));
   EXPECT_THAT(result.out, HasSubstr("\n   4  bilinear    8,3 256x256->224x224"));
   EXPECT_THAT(result.out, HasSubstr("\n   7  bilinear    8,64 64x64->128x128"));

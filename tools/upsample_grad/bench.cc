@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "float16.h"
 #include "parse_lists.h"
+#include "roofline.h"
 #include "tool_error.h"
 
 namespace upsample_grad {
@@ -22,32 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// The best of a few parallel copies of `bytes`; both the read and the write count, as they do for
-// the operators' GB/s.
-double MeasureCopyBandwidth(size_t bytes, int threads) {
-  std::unique_ptr<char[]> source(new char[bytes]);
-  std::unique_ptr<char[]> destination(new char[bytes]);
-  // Touch every page first so that the timed copies do not measure page faults.
-  std::memset(source.get(), 1, bytes);
-  std::memset(destination.get(), 0, bytes);
-  size_t chunk = (bytes + threads - 1) / threads;
-  double best = 0;
-  for (int repetition = 0; repetition < 5; ++repetition) {
-    auto start = Clock::now();
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t) {
-      size_t begin = std::min(bytes, chunk * t);
-      size_t size = std::min(bytes, begin + chunk) - begin;
-      workers.emplace_back(
-          [&, begin, size] { std::memcpy(destination.get() + begin, source.get() + begin, size); });
-    }
-    for (std::thread& worker : workers) worker.join();
-    double seconds = SecondsSince(start);
-    best = std::max(best, 2.0 * static_cast<double>(bytes) / seconds / 1e9);
-  }
-  return best;
 }
 
 Problem ProblemFor(const SuiteCase& suite_case) {
@@ -107,6 +82,10 @@ std::vector<int> SelectedCases(const std::string& text) {
   return ids;
 }
 
+// Each repetition passes over the buffers three times (copy, read, write): at 256 MiB and tens of
+// GB/s, a few hundredths of a second.
+constexpr int kRooflineRepetitions = 7;
+
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t middle = values.size() / 2;
@@ -123,16 +102,16 @@ int RunBench(const BenchOptions& options, std::ostream& out) {
   int copy_threads = options.threads > 0
                          ? options.threads
                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  size_t copy_bytes = static_cast<size_t>(options.bandwidth_mib) << 20;
-  double peak = MeasureCopyBandwidth(copy_bytes, copy_threads);
+  // Measured before the cases, at their thread count, and again after them: on a shared machine
+  // the two differ by what the memory's rate drifted while the cases ran.
+  RooflineProbe probe(static_cast<size_t>(options.bandwidth_mib) << 20, copy_threads);
+  const RooflineRates roofline = probe.Measure(kRooflineRepetitions);
+  const double peak = roofline.copy;
   // Timings mean little without the build type and the SIMD target that produced them.
   out << "aclnn_upsample " << aclnn_upsample_version() << " (" << aclnn_upsample_build_type()
       << "), SIMD target " << aclnn_upsample_simd_target() << "\n";
+  out << "memory roofline: " << DescribeRoofline(roofline, probe, kRooflineRepetitions) << "\n";
   char line[256];
-  std::snprintf(line, sizeof(line),
-                "memory bandwidth: %.2f GB/s (copy of %d MiB, read + write, %d threads)\n", peak,
-                options.bandwidth_mib, copy_threads);
-  out << line;
   std::snprintf(line, sizeof(line), "%4s  %-10s  %-22s  %-8s  %-13s  %5s  %10s  %8s  %7s\n", "case",
                 "operator", "N,C in -> out", "dtype", "layout", "runs", "median ms", "GB/s",
                 "of peak");
@@ -178,7 +157,9 @@ int RunBench(const BenchOptions& options, std::ostream& out) {
   bool any_align_corners = false;
   for (int id : ids) any_align_corners |= kBenchSuite[static_cast<size_t>(id - 1)].align_corners;
   out << (any_align_corners ? "(* alignCorners) " : "")
-      << "GB/s counts gradOut read once and gradIn written once\n";
+      << "GB/s counts gradOut read once and gradIn written once; of peak: of the streaming copy\n";
+  out << "roofline after the cases: "
+      << DescribeRoofline(probe.Measure(kRooflineRepetitions), probe, kRooflineRepetitions) << "\n";
   return 0;
 }
 

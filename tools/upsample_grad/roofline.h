@@ -1,0 +1,77 @@
+// The memory roofline the benchmarks divide by: what the memory of this machine moves at all, at
+// a given thread count, measured in the same run as the cases. Shared by `upsample-grad bench`
+// and bench/upsample_bench.cc, so that both print fractions of the same yardstick.
+//
+// A plain memcpy is not that yardstick: every line it writes is first read for ownership, so it
+// moves three bytes per two it counts and understates the peak about 2x. The copy here stores
+// with non-temporal (streaming) stores, which write whole lines without reading them, and counts
+// the bytes read and written, as the operators' GB/s does. Read-only and write-only rates come
+// with it, since a case that reads much more than it writes (a downscale's gradOut) or the
+// opposite is bounded by those rather than by the copy.
+#ifndef UPSAMPLE_GRAD_ROOFLINE_H_
+#define UPSAMPLE_GRAD_ROOFLINE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace upsample_grad {
+
+enum class RooflineTraffic {
+  kStreamingCopy,  // load + streaming store; read + write bytes counted
+  kRead,           // sum of the buffer; its bytes counted once
+  kWrite,          // streaming stores of a constant; its bytes counted once
+};
+
+// Medians, in GB/s (1e9 bytes per second).
+struct RooflineRates {
+  double copy = 0;
+  double read = 0;
+  double write = 0;
+};
+
+// False where this build has no streaming stores (not x86-64): the rates then come from ordinary
+// stores and understate the peak, which the benchmarks say in their header.
+bool RooflineStoresStream();
+
+// Two buffers of `bytes` each (well beyond the last-level cache, so that memory and not a cache
+// is measured), each split across `threads` threads, which first-touch their own share.
+class RooflineProbe {
+ public:
+  RooflineProbe(size_t bytes, int threads);
+  ~RooflineProbe();
+  RooflineProbe(const RooflineProbe&) = delete;
+  RooflineProbe& operator=(const RooflineProbe&) = delete;
+
+  // One parallel pass; returns its wall time in seconds.
+  double Run(RooflineTraffic traffic);
+  // The bytes one pass of `traffic` moves.
+  int64_t Bytes(RooflineTraffic traffic) const;
+  // The median of `repetitions` passes of each kind, interleaved (copy, read, write, copy, ...)
+  // so that a burst of other work on a shared machine hits the three alike. The median, not the
+  // best: the cases report medians too, and a fraction of a lucky outlier would be too low.
+  RooflineRates Measure(int repetitions);
+
+  size_t buffer_bytes() const { return bytes_; }
+  int threads() const { return threads_; }
+
+ private:
+  struct AlignedFree {
+    void operator()(float* data) const;
+  };
+
+  size_t bytes_;
+  int threads_;
+  std::unique_ptr<float[], AlignedFree> source_;
+  std::unique_ptr<float[], AlignedFree> destination_;
+};
+
+// "streaming copy X GB/s (read + write), read Y GB/s, write Z GB/s (256 MiB buffers, median of 7,
+// 2 threads)", the same words in every benchmark's header.
+std::string DescribeRoofline(const RooflineRates& rates, const RooflineProbe& probe,
+                             int repetitions);
+
+}  // namespace upsample_grad
+
+#endif  // UPSAMPLE_GRAD_ROOFLINE_H_
