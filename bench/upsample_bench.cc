@@ -3,8 +3,9 @@
 // Every case goes through the public C API only, the way a CANN application calls it: phase 1
 // (GetWorkspaceSize) once with a repeatable executor and a workspace allocated once, then phase 2
 // alone in the timed loop. Besides time, each case reports the bytes it must move (gradOut read
-// + gradIn written) and `bw_fraction`, that rate over the copy bandwidth measured at start-up by
-// the same number of threads, i.e. how close the case comes to the memory roofline.
+// + gradIn written) and `bw_fraction`, that rate over the streaming copy's rate measured at
+// start-up by the same number of threads (tools/upsample_grad/roofline.h), i.e. how close the
+// case comes to the memory roofline. BM_Roofline/* time the roofline's copy, read and write.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -24,6 +26,7 @@
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "benchmark/benchmark.h"
 #include "upsample_grad/bench_suite.h"
+#include "upsample_grad/roofline.h"
 
 namespace {
 
@@ -55,52 +58,16 @@ int PinThreadCount() {
 
 // --- The memory roofline -------------------------------------------------------------------------
 
-constexpr size_t kCopyBytes = size_t{256} << 20;
+using upsample_grad::RooflineProbe;
+using upsample_grad::RooflineRates;
+using upsample_grad::RooflineTraffic;
 
-struct CopyBuffers {
-  std::unique_ptr<char[]> source{new char[kCopyBytes]};
-  std::unique_ptr<char[]> destination{new char[kCopyBytes]};
-  CopyBuffers() {
-    // Touch every page first so that no timed copy measures page faults.
-    std::memset(source.get(), 1, kCopyBytes);
-    std::memset(destination.get(), 0, kCopyBytes);
-  }
-};
+constexpr size_t kRooflineBytes = size_t{256} << 20;  // per buffer, far beyond any last-level cache
+constexpr int kRooflineRepetitions = 15;
 
-CopyBuffers& SharedCopyBuffers() {
-  static CopyBuffers* buffers = new CopyBuffers();  // lives until exit, never destroyed
-  return *buffers;
-}
-
-void ParallelCopy(CopyBuffers& buffers, int threads) {
-  const size_t chunk = (kCopyBytes + threads - 1) / threads;
-  std::vector<std::thread> workers;
-  workers.reserve(static_cast<size_t>(threads));
-  for (int t = 0; t < threads; ++t) {
-    const size_t begin = std::min(kCopyBytes, chunk * static_cast<size_t>(t));
-    const size_t size = std::min(kCopyBytes, begin + chunk) - begin;
-    workers.emplace_back([&buffers, begin, size] {
-      std::memcpy(buffers.destination.get() + begin, buffers.source.get() + begin, size);
-    });
-  }
-  for (std::thread& worker : workers) worker.join();
-}
-
-// Bytes per second of the best of several copies, counting read + write as the operators' rate
-// does. The best, not the median, because the roofline is what the memory can do at all, and a
-// burst of other work on a shared machine should not lower it.
-constexpr int kRooflineCopies = 15;
-
-double MeasureCopyBandwidth(int threads) {
-  CopyBuffers& buffers = SharedCopyBuffers();
-  double best = 0;
-  for (int repetition = 0; repetition < kRooflineCopies; ++repetition) {
-    const auto start = std::chrono::steady_clock::now();
-    ParallelCopy(buffers, threads);
-    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-    best = std::max(best, 2.0 * static_cast<double>(kCopyBytes) / seconds.count());
-  }
-  return best;
+RooflineProbe& SharedRooflineProbe(int threads) {
+  static RooflineProbe* probe = new RooflineProbe(kRooflineBytes, threads);  // lives until exit
+  return *probe;
 }
 
 // Sets bytes_per_second and bw_fraction. Google Benchmark 1.7.1 does not hand the loop's time to
@@ -120,15 +87,17 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void BM_MemoryCopy(benchmark::State& state, int threads, double peak_bytes_per_second) {
-  CopyBuffers& buffers = SharedCopyBuffers();
+// The roofline's three rates as benchmarks of their own, so that the JSON and console outputs
+// carry them next to the cases, measured again at the point of the run where they appear.
+void BM_Roofline(benchmark::State& state, RooflineTraffic traffic, int threads,
+                 double peak_bytes_per_second) {
+  RooflineProbe& probe = SharedRooflineProbe(threads);
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    ParallelCopy(buffers, threads);
+    probe.Run(traffic);
     benchmark::ClobberMemory();
   }
-  ReportTraffic(state, 2 * static_cast<int64_t>(kCopyBytes), SecondsSince(start),
-                peak_bytes_per_second);
+  ReportTraffic(state, probe.Bytes(traffic), SecondsSince(start), peak_bytes_per_second);
   state.counters["threads"] = threads;
 }
 
@@ -336,22 +305,31 @@ int main(int argc, char** argv) {
   aclrtStream stream = nullptr;
   Check(aclrtCreateStream(&stream), "aclrtCreateStream");
 
-  // Measured before anything is registered, so every case divides by the same number.
+  // Measured before anything is registered, so every case divides by the same number: the
+  // streaming copy's rate (see tools/upsample_grad/roofline.h for why not memcpy's).
   const int threads = PinThreadCount();
-  const double peak = MeasureCopyBandwidth(threads);
+  const RooflineRates roofline = SharedRooflineProbe(threads).Measure(kRooflineRepetitions);
+  const double peak = roofline.copy * 1e9;
   std::printf(
-      "memory copy bandwidth: %.2f GB/s (best of %d copies of 256 MiB, read + write, %d "
-      "threads)\n",
-      peak / 1e9, kRooflineCopies, threads);
-  benchmark::AddCustomContext("copy_bandwidth_GBps", std::to_string(peak / 1e9));
+      "memory roofline: %s\n",
+      upsample_grad::DescribeRoofline(roofline, SharedRooflineProbe(threads), kRooflineRepetitions)
+          .c_str());
+  benchmark::AddCustomContext("roofline_copy_GBps", std::to_string(roofline.copy));
+  benchmark::AddCustomContext("roofline_read_GBps", std::to_string(roofline.read));
+  benchmark::AddCustomContext("roofline_write_GBps", std::to_string(roofline.write));
   benchmark::AddCustomContext("threads", std::to_string(threads));
   benchmark::AddCustomContext("simd_target", aclnn_upsample_simd_target());
   benchmark::AddCustomContext(
       "library", std::string(aclnn_upsample_version()) + " (" + aclnn_upsample_build_type() + ")");
 
-  benchmark::RegisterBenchmark("BM_MemoryCopy", BM_MemoryCopy, threads, peak)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+  for (auto [name, traffic] :
+       {std::pair{"BM_Roofline/streaming_copy", RooflineTraffic::kStreamingCopy},
+        std::pair{"BM_Roofline/read", RooflineTraffic::kRead},
+        std::pair{"BM_Roofline/write", RooflineTraffic::kWrite}}) {
+    benchmark::RegisterBenchmark(name, BM_Roofline, traffic, threads, peak)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
   for (size_t index = 0; index < kNumCases; ++index) {
     std::string name = BenchmarkName(CaseAt(index));
     if (index >= kBenchSuite.size()) name.replace(0, std::string("BM_Suite").size(), "BM_Extra");
