@@ -16,24 +16,15 @@
 #include "aclnn_upsample/version.h"
 #include "hwy/targets.h"
 #include "kernels/kernels.h"
+#include "support/text.h"
 
 namespace aclnn_upsample {
 namespace {
 
 using kernels::SelectSimdTarget;
 using kernels::SimdSelection;
-
-std::vector<std::string> Words(const std::string& text) {
-  std::istringstream words(text);
-  std::vector<std::string> result;
-  for (std::string word; words >> word;) result.push_back(word);
-  return result;
-}
-
-std::string LowerCase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
+using support::LowerCase;
+using support::Words;
 
 bool IsPortableName(const std::string& name) { return name == "SCALAR" || name == "EMU128"; }
 

@@ -13,25 +13,16 @@
 #include <vector>
 
 #include "aclnn_upsample/version.h"
+#include "support/text.h"
 #include "tool_process.h"
 
 namespace upsample_grad::testing {
 namespace {
 
+using support::LowerCase;
+using support::Words;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-std::vector<std::string> Words(const std::string& text) {
-  std::istringstream words(text);
-  std::vector<std::string> result;
-  for (std::string word; words >> word;) result.push_back(word);
-  return result;
-}
-
-std::string LowerCase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
