@@ -2,12 +2,15 @@
 // a given thread count, measured in the same run as the cases. Shared by `upsample-grad bench`
 // and bench/upsample_bench.cc, so that both print fractions of the same yardstick.
 //
-// A plain memcpy is not that yardstick: every line it writes is first read for ownership, so it
-// moves three bytes per two it counts and understates the peak about 2x. The copy here stores
-// with non-temporal (streaming) stores, which write whole lines without reading them, and counts
-// the bytes read and written, as the operators' GB/s does. Read-only and write-only rates come
-// with it, since a case that reads much more than it writes (a downscale's gradOut) or the
-// opposite is bounded by those rather than by the copy.
+// A cached copy is not that yardstick: every line it writes is first read for ownership, so it
+// moves three bytes per two it counts (on the project's AMD VM memcpy measured 22.7 GB/s where a
+// streaming copy measured 43-46), and whether memcpy streams depends on the C library and its
+// size thresholds. The copy here stores with non-temporal (streaming) stores, which write whole
+// lines without reading them, over several streams per thread (one sequential stream per core
+// falls short of what the memory can do), and counts the bytes read and written, as the
+// operators' GB/s does. Read-only and write-only rates come with it, since a case that reads
+// much more than it writes (a downscale's gradOut) or the opposite is bounded by those rather
+// than by the copy.
 #ifndef UPSAMPLE_GRAD_ROOFLINE_H_
 #define UPSAMPLE_GRAD_ROOFLINE_H_
 
@@ -23,6 +26,11 @@ enum class RooflineTraffic {
   kRead,           // sum of the buffer; its bytes counted once
   kWrite,          // streaming stores of a constant; its bytes counted once
 };
+
+// The memory of a shared VM swings by a third and more within seconds, so the benchmarks divide
+// each case by the streaming copy measured just before and just after it: the mean of the medians
+// of this many passes on either side.
+inline constexpr int kRooflinePassesAroundACase = 3;
 
 // Medians, in GB/s (1e9 bytes per second).
 struct RooflineRates {
@@ -48,6 +56,8 @@ class RooflineProbe {
   double Run(RooflineTraffic traffic);
   // The bytes one pass of `traffic` moves.
   int64_t Bytes(RooflineTraffic traffic) const;
+  // The median rate of `repetitions` passes of `traffic`, in GB/s.
+  double Rate(RooflineTraffic traffic, int repetitions);
   // The median of `repetitions` passes of each kind, interleaved (copy, read, write, copy, ...)
   // so that a burst of other work on a shared machine hits the three alike. The median, not the
   // best: the cases report medians too, and a fraction of a lucky outlier would be too low.
