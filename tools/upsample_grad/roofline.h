@@ -9,8 +9,8 @@
 // lines without reading them, over several streams per thread (one sequential stream per core
 // falls short of what the memory can do), and counts the bytes read and written, as the
 // operators' GB/s does. Read-only and write-only rates come with it, since a case that reads
-// much more than it writes (a downscale's gradOut) or the opposite is bounded by those rather
-// than by the copy.
+// much more than it writes (the backward of an upscale) or the opposite is bounded by those
+// rather than by the copy alone.
 #ifndef UPSAMPLE_GRAD_ROOFLINE_H_
 #define UPSAMPLE_GRAD_ROOFLINE_H_
 
