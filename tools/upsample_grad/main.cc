@@ -257,7 +257,8 @@ int Main(int argc, char** argv) {
       "bench",
       "Run the standard benchmark suite, one row per case as it finishes: the median time of "
       "repeated runs of one repeatable executor, GB/s (gradOut read + gradIn written) and the "
-      "fraction of the memory bandwidth that a large copy measures.");
+      "fraction of the memory roofline: a copy with streaming stores measured just before and "
+      "after the case, at the same thread count (read-only and write-only rates in the header).");
   bench->add_option("--case", bench_options.cases, "Run only these cases of the suite (1 to 12)")
       ->type_name("N[,M...]");
   bench
