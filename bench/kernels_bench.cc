@@ -40,8 +40,8 @@ struct WidthAxis {
       : exact(Transpose(forward)) {
     const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
     if (allow_uniform) {
-      uniform = FindUniformInterior(exact, 2 * lanes, kernels::kMaxUniformStride,
-                                    kernels::kMaxUniformTaps);
+      uniform = FindUniformInterior(exact, MinUniformInteriorLength(lanes),
+                                    kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
     }
     if (allow_periodic && uniform.stride == 0) {
       periodic = FindPeriodicInterior(exact, lanes, kernels::kMaxPeriodicTaps, 2);

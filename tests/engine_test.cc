@@ -245,7 +245,7 @@ TEST(Engine, TinyGradientsStayWithinOneUlpOfTheirOwnBinade) {
 // form): a uniform interior the kernels could not run would leave the W pass to the scalar exact
 // runs, as bicubic upsampling by 3 and 4 (12 and 16 taps) once did. Integer upsampling factors
 // 1..8 of both operators, over lengths around 2, 4 and 8 vectors of the dispatched target (a
-// plan wants a uniform interior of at least two vectors).
+// plan wants a uniform interior of at least MinUniformInteriorLength).
 TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   const int64_t wide = 4 * lanes + 5, widest = 8 * lanes + 5;  // interiors of 4 vectors and more

@@ -540,7 +540,7 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   // layout, 1 and 3 through natural rows.
   int vector_cases[kernels::kMaxUniformStride + 1] = {};
   // Integer factors 1..4 of both operators, uniform interiors found as the plan finds them (at
-  // least two vectors long), over widths around 1, 2, 4 and 8 vectors.
+  // least MinUniformInteriorLength long), over widths around 1, 2, 4 and 8 vectors.
   for (int factor = 1; factor <= 4; ++factor) {
     for (int64_t in_w : widths) {
       for (bool bicubic : {false, true}) {
@@ -549,7 +549,7 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
         FusedCase c;
         c.width = Transpose(bicubic ? BuildBicubicAAAxis(w_spec) : BuildBilinearAxis(w_spec));
         c.height = Transpose(bicubic ? BuildBicubicAAAxis(h_spec) : BuildBilinearAxis(h_spec));
-        c.uniform = FindUniformInterior(c.width, static_cast<int32_t>(2 * lanes),
+        c.uniform = FindUniformInterior(c.width, MinUniformInteriorLength(lanes),
                                         kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
         if (c.uniform.stride > 0 && UniformVectorElements(c.uniform, c.width.out_size) >= lanes) {
           ++vector_cases[c.uniform.stride];

@@ -72,6 +72,12 @@ struct UniformInterior {
   std::vector<float> weights;
 };
 
+// The shortest uniform W interior a planar plan keeps, in elements: one vector of the target.
+// Two vectors (the earlier rule) left 16-lane AVX-512 without the form on 32-wide rows (interior
+// 30), which then fell back to blocked windows and ran 20 % slower than AVX2 on 32x32 planes;
+// with one vector both targets keep it and ran alike (bench/RESULTS.md).
+inline int32_t MinUniformInteriorLength(size_t lanes) { return static_cast<int32_t>(lanes); }
+
 // Finds the uniform interior around the middle of the axis, if it spans at least `min_length`
 // indices with a stride of at most `max_stride` (and at most 4) and at most `max_taps` taps
 // (the forms the kernels carry).

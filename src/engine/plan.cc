@@ -164,7 +164,7 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
     int64_t w_row_steps = 0;
     if (!plan.axis_w.identity) {
       plan.axis_w_uniform =
-          FindUniformInterior(plan.axis_w, static_cast<int32_t>(2 * lanes),
+          FindUniformInterior(plan.axis_w, MinUniformInteriorLength(lanes),
                               kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
       if (plan.axis_w_uniform.stride > 0) {
         const int64_t interior = plan.axis_w_uniform.end - plan.axis_w_uniform.begin;
