@@ -98,7 +98,7 @@ enum class AddressCheck { kDistinct, kShared, kUnverifiable };
 
 constexpr int64_t kMaxEnumeratedElements = int64_t{1} << 22;
 
-AddressCheck CheckDistinctAddresses(const aclTensor& t) {
+AddressCheck ClassifyAddresses(const aclTensor& t) {
   // Sorted by stride, a dimension that steps past everything the smaller ones reach proves it
   // for the usual layouts (contiguous, padded, permuted) without touching elements.
   std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
@@ -221,82 +221,95 @@ aclnnStatus CheckRanks(const Checker& check, const OperatorTraits& op, const acl
   return ACLNN_SUCCESS;
 }
 
-}  // namespace
+// Where N, C, H and W sit in a format's axis order: inputSize and both views are given in it.
+// N is always axis 0; ND is read as NCHW.
+struct AxisOrder {
+  int c, h, w;
+  const char* text;  // for messages
+};
 
-aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
-                           const aclIntArray* output_size, const aclIntArray* input_size,
-                           const aclTensor* out, const uint64_t* workspace_size,
-                           aclOpExecutor* const* executor, Problem* problem) {
-  const Checker check(op);
-  aclnnStatus status =
-      CheckNotNull(check, op, grad, output_size, input_size, out, workspace_size, executor);
-  if (status != ACLNN_SUCCESS) return status;
-  if ((status = CheckDTypes(check, op, *grad, *out, &problem->dtype)) != ACLNN_SUCCESS)
-    return status;
-  if ((status = CheckFormats(check, op, *grad, *out)) != ACLNN_SUCCESS) return status;
-  if ((status = CheckRanks(check, op, *grad, *output_size, *input_size, *out)) != ACLNN_SUCCESS) {
-    return status;
-  }
+AxisOrder AxisOrderOf(aclFormat format) {
+  return format == ACL_FORMAT_NHWC ? AxisOrder{3, 1, 2, "[N, H, W, C]"}
+                                   : AxisOrder{1, 2, 3, "[N, C, H, W]"};
+}
 
-  // Axis positions of the format: inputSize and the views are in the format's own order.
-  const bool nhwc = grad->format == ACL_FORMAT_NHWC;
-  const int axis_c = nhwc ? 3 : 1, axis_h = nhwc ? 1 : 2, axis_w = nhwc ? 2 : 3;
-  const std::string order = nhwc ? "[N, H, W, C]" : "[N, C, H, W]";
-  const std::vector<int64_t>& in_size = input_size->values;
-  const std::vector<int64_t>& out_hw = output_size->values;
-
-  // #5: value ranges of outputSize and inputSize.
+// #5: value ranges of outputSize and inputSize. N or C may be 0: whether an empty problem is
+// accepted is the operator's own rule (contract 3.2, 3.3).
+aclnnStatus CheckSizeValues(const Checker& check, const AxisOrder& axes,
+                            const std::vector<int64_t>& out_hw,
+                            const std::vector<int64_t>& in_size) {
   for (int i = 0; i < 2; ++i) {
     if (out_hw[i] < 1 || out_hw[i] > kMaxDim) {
       return check.Invalid("outputSize[" + std::to_string(i) + "]", "a value in [1, 2^20]",
                            std::to_string(out_hw[i]));
     }
   }
-  for (int axis : {axis_h, axis_w}) {
+  for (int axis : {axes.h, axes.w}) {
     if (in_size[axis] < 1 || in_size[axis] > kMaxDim) {
       return check.Invalid(
-          "inputSize[" + std::to_string(axis) + "] (" + (axis == axis_h ? "H" : "W") + ")",
+          "inputSize[" + std::to_string(axis) + "] (" + (axis == axes.h ? "H" : "W") + ")",
           "a value in [1, 2^20]", std::to_string(in_size[axis]));
     }
   }
-  for (int axis : {0, axis_c}) {
+  for (int axis : {0, axes.c}) {
     if (in_size[axis] < 0 || in_size[axis] > kMaxDim) {
       return check.Invalid(
           "inputSize[" + std::to_string(axis) + "] (" + (axis == 0 ? "N" : "C") + ")",
           "a value in [0, 2^20]", std::to_string(in_size[axis]));
     }
   }
+  return ACLNN_SUCCESS;
+}
 
-  // #6: every tensor dimension within [0, 2^20].
-  for (const auto& [tensor, name] :
-       {std::pair<const aclTensor*, const char*>{grad, op.grad_name}, {out, "out"}}) {
-    for (int64_t d : tensor->view_dims) {
-      if (d < 0 || d > kMaxDim) {
-        return check.Invalid(std::string(name) + " shape", "dimensions in [0, 2^20]",
-                             Join(tensor->view_dims));
-      }
+// #6: every dimension of a tensor within [0, 2^20].
+aclnnStatus CheckDimRange(const Checker& check, const aclTensor& tensor, const char* name) {
+  for (int64_t d : tensor.view_dims) {
+    if (d < 0 || d > kMaxDim) {
+      return check.Invalid(std::string(name) + " shape", "dimensions in [0, 2^20]",
+                           Join(tensor.view_dims));
     }
   }
+  return ACLNN_SUCCESS;
+}
 
-  // #7: shapes agree with outputSize and inputSize.
-  const int64_t batch = in_size[0], channels = in_size[axis_c];
-  const int64_t in_h = in_size[axis_h], in_w = in_size[axis_w];
-  const int64_t out_h = out_hw[0], out_w = out_hw[1];
-  const std::vector<int64_t> expected_grad =
-      nhwc ? std::vector<int64_t>{batch, out_h, out_w, channels}
-           : std::vector<int64_t>{batch, channels, out_h, out_w};
-  if (grad->view_dims != expected_grad) {
+// The problem's sizes, from outputSize and inputSize (whose values #5 has checked).
+void ReadSizes(const AxisOrder& axes, const std::vector<int64_t>& out_hw,
+               const std::vector<int64_t>& in_size, Problem* problem) {
+  problem->batch = in_size[0];
+  problem->channels = in_size[axes.c];
+  problem->in_h = in_size[axes.h];
+  problem->in_w = in_size[axes.w];
+  problem->out_h = out_hw[0];
+  problem->out_w = out_hw[1];
+}
+
+// #7: shapes agree with outputSize and inputSize.
+aclnnStatus CheckShapes(const Checker& check, const OperatorTraits& op, const AxisOrder& axes,
+                        const Problem& problem, const aclTensor& grad,
+                        const std::vector<int64_t>& in_size, const aclTensor& out) {
+  std::vector<int64_t> expected_grad(4);
+  expected_grad[0] = problem.batch;
+  expected_grad[axes.c] = problem.channels;
+  expected_grad[axes.h] = problem.out_h;
+  expected_grad[axes.w] = problem.out_w;
+  if (grad.view_dims != expected_grad) {
     return check.Invalid(
         std::string(op.grad_name) + " shape",
-        Join(expected_grad) + " (" + order + " from inputSize's N, C and outputSize)",
-        Join(grad->view_dims));
+        Join(expected_grad) + " (" + axes.text + " from inputSize's N, C and outputSize)",
+        Join(grad.view_dims));
   }
-  if (out->view_dims != in_size) {
-    return check.Invalid("out shape", "inputSize " + Join(in_size) + " " + order,
-                         Join(out->view_dims));
+  if (out.view_dims != in_size) {
+    return check.Invalid("out shape", "inputSize " + Join(in_size) + " " + axes.text,
+                         Join(out.view_dims));
   }
+  return ACLNN_SUCCESS;
+}
 
-  // #8: the size limits, from the metadata alone.
+// #8: the size limits, from the metadata alone.
+aclnnStatus CheckLimits(const Checker& check, const Problem& problem) {
+  const int64_t batch = problem.batch, channels = problem.channels;
+  const int64_t in_h = problem.in_h, in_w = problem.in_w;
+  const int64_t out_h = problem.out_h, out_w = problem.out_w;
   const Int128 planes = Int128{batch} * channels;
   if (planes * out_h >= kMaxRows) {
     return check.Invalid("N * C * H_out", "< 2^31",
@@ -305,107 +318,167 @@ aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
                              std::to_string(static_cast<int64_t>(planes * out_h)));
   }
   const Int128 footprint = (Int128{out_h} * out_w + Int128{in_h} * in_w + Int128{out_h} * in_w) *
-                           planes * static_cast<int64_t>(DTypeSize(problem->dtype));
+                           planes * static_cast<int64_t>(DTypeSize(problem.dtype));
   if (footprint >= kMaxFootprintBytes) {
     return check.Invalid("memory footprint (H_out*W_out + H_in*W_in + H_out*W_in)*N*C*sizeof",
                          "< 60 GiB (64424509440 bytes)",
                          std::to_string(static_cast<int64_t>(footprint)) + " bytes");
   }
+  return ACLNN_SUCCESS;
+}
 
-  // #9: memory layout: non-negative strides, views inside storage, `out` one address per
-  // element, no overlap between the two tensors.
-  for (const auto& [tensor, name] :
-       {std::pair<const aclTensor*, const char*>{grad, op.grad_name}, {out, "out"}}) {
-    if (tensor->strides.size() != tensor->view_dims.size()) {
-      return check.Invalid(std::string(name) + " strides", "one stride per dimension",
-                           Join(tensor->strides));
-    }
-    for (int64_t s : tensor->strides) {
-      if (s < 0)
-        return check.Invalid(std::string(name) + " strides", "non-negative strides",
-                             Join(tensor->strides));
-    }
-    if (tensor->offset < 0) {
-      return check.Invalid(std::string(name) + " offset", "a non-negative offset",
-                           std::to_string(tensor->offset));
-    }
-    Int128 storage = 1;
-    for (int64_t d : tensor->storage_dims) {
-      if (d < 0) {
-        return check.Invalid(std::string(name) + " storageDims", "non-negative dimensions",
-                             Join(tensor->storage_dims));
-      }
-      // Saturate: a product beyond any addressable size only has to stay comparable.
-      storage = d == 0 ? 0 : std::min<Int128>(storage, Int128{1} << 62) * d;
-    }
-    if (!IsEmptyView(*tensor) && tensor->offset + LastOffset(*tensor) >= storage) {
-      return check.Invalid(
-          std::string(name) + " view",
-          "a view inside its storage of " +
-              std::to_string(static_cast<int64_t>(std::min<Int128>(storage, INT64_MAX))) +
-              " elements (storageDims " + Join(tensor->storage_dims) + ")",
-          "offset " + std::to_string(tensor->offset) + " with shape " + Join(tensor->view_dims) +
-              " and strides " + Join(tensor->strides) + ", reaching element " +
-              std::to_string(static_cast<int64_t>(tensor->offset + LastOffset(*tensor))));
-    }
+// #9: one non-negative stride per dimension.
+aclnnStatus CheckStrides(const Checker& check, const aclTensor& tensor, const char* name) {
+  if (tensor.strides.size() != tensor.view_dims.size()) {
+    return check.Invalid(std::string(name) + " strides", "one stride per dimension",
+                         Join(tensor.strides));
   }
-  if (!IsEmptyView(*out)) {
-    const AddressCheck distinct = CheckDistinctAddresses(*out);
-    if (distinct != AddressCheck::kDistinct) {
-      return check.Invalid(
-          "out strides",
-          distinct == AddressCheck::kShared
-              ? "a layout where every element has its own address"
-              : "a layout whose distinct addresses can be verified (strides sorted so that each "
-                "steps past the smaller ones, or at most 2^22 elements)",
-          "strides " + Join(out->strides) + " for shape " + Join(out->view_dims) +
-              (distinct == AddressCheck::kShared ? " (two elements share an address)" : ""));
+  for (int64_t s : tensor.strides) {
+    if (s < 0) {
+      return check.Invalid(std::string(name) + " strides", "non-negative strides",
+                           Join(tensor.strides));
     }
-  }
-  if (!IsEmptyView(*out) && !IsEmptyView(*grad)) {
-    if (out->data == nullptr || grad->data == nullptr) {
-      return check.Fail(ACLNN_ERR_PARAM_NULLPTR,
-                        std::string(out->data == nullptr ? "out" : op.grad_name) + " data",
-                        "a non-null data pointer for a non-empty tensor", "nullptr");
-    }
-    const Int128 elem = static_cast<int64_t>(DTypeSize(problem->dtype));
-    const Int128 grad_begin =
-        static_cast<Int128>(reinterpret_cast<uintptr_t>(grad->data)) + Int128{grad->offset} * elem;
-    const Int128 grad_end = grad_begin + (LastOffset(*grad) + 1) * elem;
-    const Int128 out_begin =
-        static_cast<Int128>(reinterpret_cast<uintptr_t>(out->data)) + Int128{out->offset} * elem;
-    const Int128 out_end = out_begin + (LastOffset(*out) + 1) * elem;
-    if (grad_begin < out_end && out_begin < grad_end) {
-      return check.Invalid("out memory", std::string("no overlap with ") + op.grad_name,
-                           "overlapping address ranges");
-    }
-  }
-
-  problem->format = grad->format;
-  problem->batch = batch;
-  problem->channels = channels;
-  problem->in_h = in_h;
-  problem->in_w = in_w;
-  problem->out_h = out_h;
-  problem->out_w = out_w;
-  const size_t elem = DTypeSize(problem->dtype);
-  for (const auto& [tensor, view] :
-       {std::pair<const aclTensor*, PlaneView*>{grad, &problem->grad}, {out, &problem->result}}) {
-    // An empty view's offset is unchecked (nothing is addressed): never form its pointer.
-    view->data =
-        tensor->data == nullptr || IsEmptyView(*tensor)
-            ? nullptr
-            : static_cast<char*>(tensor->data) + tensor->offset * static_cast<int64_t>(elem);
-    view->n = tensor->view_dims[0];
-    view->c = tensor->view_dims[axis_c];
-    view->h = tensor->view_dims[axis_h];
-    view->w = tensor->view_dims[axis_w];
-    view->stride_n = tensor->strides[0];
-    view->stride_c = tensor->strides[axis_c];
-    view->stride_h = tensor->strides[axis_h];
-    view->stride_w = tensor->strides[axis_w];
   }
   return ACLNN_SUCCESS;
 }
+
+// #10: the view inside its storage (an empty view addresses nothing, so any offset fits).
+aclnnStatus CheckStorage(const Checker& check, const aclTensor& tensor, const char* name) {
+  if (tensor.offset < 0) {
+    return check.Invalid(std::string(name) + " offset", "a non-negative offset",
+                         std::to_string(tensor.offset));
+  }
+  Int128 storage = 1;
+  for (int64_t d : tensor.storage_dims) {
+    if (d < 0) {
+      return check.Invalid(std::string(name) + " storageDims", "non-negative dimensions",
+                           Join(tensor.storage_dims));
+    }
+    // Saturate: a product beyond any addressable size only has to stay comparable.
+    storage = d == 0 ? 0 : std::min<Int128>(storage, Int128{1} << 62) * d;
+  }
+  if (!IsEmptyView(tensor) && tensor.offset + LastOffset(tensor) >= storage) {
+    return check.Invalid(
+        std::string(name) + " view",
+        "a view inside its storage of " +
+            std::to_string(static_cast<int64_t>(std::min<Int128>(storage, INT64_MAX))) +
+            " elements (storageDims " + Join(tensor.storage_dims) + ")",
+        "offset " + std::to_string(tensor.offset) + " with shape " + Join(tensor.view_dims) +
+            " and strides " + Join(tensor.strides) + ", reaching element " +
+            std::to_string(static_cast<int64_t>(tensor.offset + LastOffset(tensor))));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// #11: one address per element of `out`: elements sharing one would leave whichever was written
+// last.
+aclnnStatus CheckOutAddresses(const Checker& check, const aclTensor& out) {
+  if (IsEmptyView(out)) return ACLNN_SUCCESS;
+  const AddressCheck distinct = ClassifyAddresses(out);
+  if (distinct != AddressCheck::kDistinct) {
+    return check.Invalid(
+        "out strides",
+        distinct == AddressCheck::kShared
+            ? "a layout where every element has its own address"
+            : "a layout whose distinct addresses can be verified (strides sorted so that each "
+              "steps past the smaller ones, or at most 2^22 elements)",
+        "strides " + Join(out.strides) + " for shape " + Join(out.view_dims) +
+            (distinct == AddressCheck::kShared ? " (two elements share an address)" : ""));
+  }
+  return ACLNN_SUCCESS;
+}
+
+// #12: data pointers, needed only when both tensors are non-empty: otherwise nothing is read or
+// written.
+aclnnStatus CheckDataNotNull(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
+                             const aclTensor& out) {
+  if (IsEmptyView(out) || IsEmptyView(grad)) return ACLNN_SUCCESS;
+  if (out.data == nullptr || grad.data == nullptr) {
+    return check.Fail(ACLNN_ERR_PARAM_NULLPTR,
+                      std::string(out.data == nullptr ? "out" : op.grad_name) + " data",
+                      "a non-null data pointer for a non-empty tensor", "nullptr");
+  }
+  return ACLNN_SUCCESS;
+}
+
+// #13: no overlap between the memory spans of the two tensors.
+aclnnStatus CheckOverlap(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
+                         const aclTensor& out, DType dtype) {
+  if (IsEmptyView(out) || IsEmptyView(grad)) return ACLNN_SUCCESS;
+  const Int128 elem = static_cast<int64_t>(DTypeSize(dtype));
+  const Int128 grad_begin =
+      static_cast<Int128>(reinterpret_cast<uintptr_t>(grad.data)) + Int128{grad.offset} * elem;
+  const Int128 grad_end = grad_begin + (LastOffset(grad) + 1) * elem;
+  const Int128 out_begin =
+      static_cast<Int128>(reinterpret_cast<uintptr_t>(out.data)) + Int128{out.offset} * elem;
+  const Int128 out_end = out_begin + (LastOffset(out) + 1) * elem;
+  if (grad_begin < out_end && out_begin < grad_end) {
+    return check.Invalid("out memory", std::string("no overlap with ") + op.grad_name,
+                         "overlapping address ranges");
+  }
+  return ACLNN_SUCCESS;
+}
+
+// A checked tensor as the engine's logical (N, C, H, W) view.
+PlaneView ToPlaneView(const aclTensor& tensor, const AxisOrder& axes, DType dtype) {
+  PlaneView view;
+  // An empty view's offset is unchecked (nothing is addressed): never form its pointer.
+  view.data = tensor.data == nullptr || IsEmptyView(tensor)
+                  ? nullptr
+                  : static_cast<char*>(tensor.data) +
+                        tensor.offset * static_cast<int64_t>(DTypeSize(dtype));
+  view.n = tensor.view_dims[0];
+  view.c = tensor.view_dims[axes.c];
+  view.h = tensor.view_dims[axes.h];
+  view.w = tensor.view_dims[axes.w];
+  view.stride_n = tensor.strides[0];
+  view.stride_c = tensor.strides[axes.c];
+  view.stride_h = tensor.strides[axes.h];
+  view.stride_w = tensor.strides[axes.w];
+  return view;
+}
+
+}  // namespace
+
+// Each check may rely on what the ones before it established (non-null handles, 4-D shapes...),
+// so the first failure ends the call.
+#define RETURN_IF_FAILED(check_call)                        \
+  do {                                                      \
+    const aclnnStatus check_status = (check_call);          \
+    if (check_status != ACLNN_SUCCESS) return check_status; \
+  } while (false)
+
+aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
+                           const aclIntArray* output_size, const aclIntArray* input_size,
+                           const aclTensor* out, const uint64_t* workspace_size,
+                           aclOpExecutor* const* executor, Problem* problem) {
+  const Checker check(op);
+  RETURN_IF_FAILED(
+      CheckNotNull(check, op, grad, output_size, input_size, out, workspace_size, executor));
+  RETURN_IF_FAILED(CheckDTypes(check, op, *grad, *out, &problem->dtype));
+  RETURN_IF_FAILED(CheckFormats(check, op, *grad, *out));
+  RETURN_IF_FAILED(CheckRanks(check, op, *grad, *output_size, *input_size, *out));
+  const AxisOrder axes = AxisOrderOf(grad->format);
+  RETURN_IF_FAILED(CheckSizeValues(check, axes, output_size->values, input_size->values));
+  RETURN_IF_FAILED(CheckDimRange(check, *grad, op.grad_name));
+  RETURN_IF_FAILED(CheckDimRange(check, *out, "out"));
+  ReadSizes(axes, output_size->values, input_size->values, problem);
+  RETURN_IF_FAILED(CheckShapes(check, op, axes, *problem, *grad, input_size->values, *out));
+  RETURN_IF_FAILED(CheckLimits(check, *problem));
+  RETURN_IF_FAILED(CheckStrides(check, *grad, op.grad_name));
+  RETURN_IF_FAILED(CheckStorage(check, *grad, op.grad_name));
+  RETURN_IF_FAILED(CheckStrides(check, *out, "out"));
+  RETURN_IF_FAILED(CheckStorage(check, *out, "out"));
+  RETURN_IF_FAILED(CheckOutAddresses(check, *out));
+  RETURN_IF_FAILED(CheckDataNotNull(check, op, *grad, *out));
+  RETURN_IF_FAILED(CheckOverlap(check, op, *grad, *out, problem->dtype));
+
+  problem->format = grad->format;
+  problem->grad = ToPlaneView(*grad, axes, problem->dtype);
+  problem->result = ToPlaneView(*out, axes, problem->dtype);
+  return ACLNN_SUCCESS;
+}
+
+#undef RETURN_IF_FAILED
 
 }  // namespace aclnn_upsample

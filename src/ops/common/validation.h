@@ -31,6 +31,8 @@ struct Problem {
   bool empty() const { return batch == 0 || channels == 0; }
 };
 
+// Runs the shared checks in order and returns the first failure's status; on success fills
+// `problem`, with both tensors converted to the engine's (N, C, H, W) plane views.
 aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
                            const aclIntArray* output_size, const aclIntArray* input_size,
                            const aclTensor* out, const uint64_t* workspace_size,
