@@ -78,6 +78,190 @@ int64_t MaxBandRows(const std::vector<RowBand>& bands) {
   return rows;
 }
 
+int64_t VectorLanes() { return static_cast<int64_t>(kernels::FloatLanes()); }
+
+// Combining whole C-vectors needs the channels contiguous in both tensors, and pays only once a
+// C-vector fills a register; otherwise each (n, c) plane is resampled on its own.
+Layout ChooseLayout(const PlaneView& grad, const PlaneView& result) {
+  const bool channels_last =
+      result.c >= kMinChannelsLastChannels && grad.stride_c == 1 && result.stride_c == 1;
+  return channels_last ? Layout::kChannelsLast : Layout::kPlanar;
+}
+
+// Whole C-vectors, unless a row of them (`widest_row` pixels) would not fit the tile budget by
+// itself: then the most channels in multiples of 8 (one AVX2 register) that do, and never fewer
+// than make channels-last pay.
+int64_t ChooseChannelBlock(int64_t channels, int64_t widest_row) {
+  const int64_t fitting = static_cast<int64_t>(kTileBudgetBytes / sizeof(float)) / widest_row;
+  return std::min(
+      {channels, kMaxChannelBlock, std::max(kMinChannelsLastChannels, fitting / 8 * 8)});
+}
+
+// Vector steps of one W-pass row in the uniform form: the interior's taps once per vector, the
+// edges' taps one by one.
+int64_t UniformRowSteps(const UniformInterior& uniform, int64_t in_w, int64_t lanes) {
+  const int64_t interior = uniform.end - uniform.begin;
+  const int64_t taps = static_cast<int64_t>(uniform.weights.size());
+  return CeilDiv(interior, lanes) * taps + (in_w - interior) * taps;
+}
+
+// Vector steps of one W-pass row in the periodic form, on the blocked form's scale: a blocked
+// step is a broadcast and an FMA; a periodic tap a permute (two and a blend when the span takes
+// two loads), an FMA and, for short runs, a blend. The edges' taps go one by one.
+int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t in_w, int64_t lanes) {
+  const int64_t interior = int64_t{periodic.vectors} * lanes;
+  const int64_t steps_per_tap = periodic.span > lanes ? 3 : 2;
+  return periodic.vectors * periodic.taps * steps_per_tap + (in_w - interior) * periodic.taps;
+}
+
+// The planar W pass runs in one vector form per axis, and the plan keeps the cheapest the axis
+// admits: a uniform interior (integer factors) whenever one is found; else blocked dense windows
+// or a periodic interior (rational ratios such as 8/7, downsampling by 2), whichever takes fewer
+// vector steps; else the exact taps one by one. Returns the kept form's vector steps per W-pass
+// row, which the pass order weighs (0 for an identity axis, whose pass is skipped).
+int64_t ChooseWidthForm(Plan* plan) {
+  const BackwardAxis& axis_w = plan->axis_w;
+  if (axis_w.identity) return 0;
+  const int64_t lanes = VectorLanes(), in_w = plan->result.w;
+  plan->axis_w_uniform = FindUniformInterior(axis_w, MinUniformInteriorLength(lanes),
+                                             kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+  if (plan->axis_w_uniform.stride > 0) return UniformRowSteps(plan->axis_w_uniform, in_w, lanes);
+
+  plan->axis_w_blocked = BlockAxis(axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
+  const int64_t other_steps =
+      plan->axis_w_blocked.lanes > 0 ? plan->axis_w_blocked.window_steps : TapCount(axis_w);
+  plan->axis_w_periodic = FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes),
+                                               kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
+  if (plan->axis_w_periodic.lanes == 0) return other_steps;
+  const int64_t periodic_steps = PeriodicRowSteps(plan->axis_w_periodic, in_w, lanes);
+  if (periodic_steps < other_steps) {
+    plan->axis_w_blocked = BlockedAxis();  // one vector form per axis
+    return periodic_steps;
+  }
+  plan->axis_w_periodic = PeriodicInterior();
+  return other_steps;
+}
+
+// Either order computes the result; the plan runs the one that takes fewer vector steps. The
+// count uses the shapes alone, never the thread count, so that the order, and with it every
+// rounding, is the same however many threads run. `w_row_steps` is the planar W form's cost per
+// row (ChooseWidthForm).
+bool ChoosePassOrder(const Plan& plan, PassOrder order, int64_t w_row_steps) {
+  const int64_t in_h = plan.result.h, out_h = plan.grad.h;
+  const int64_t in_w = plan.result.w, out_w = plan.grad.w;
+  const int64_t taps_h = TapCount(plan.axis_h);
+  if (plan.layout == Layout::kChannelsLast) {
+    // Vector steps are C-vectors here: one per tap per pixel.
+    const int64_t taps_w = TapCount(plan.axis_w);
+    const int64_t cost_w_first = out_h * taps_w + taps_h * in_w;
+    const int64_t cost_h_first = taps_h * out_w + in_h * taps_w;
+    return ChooseHeightFirst(order, cost_h_first, cost_w_first);
+  }
+  // A planar pass along an identity axis is skipped, which only the W-first path does, so such
+  // a plan runs W first whatever the order asked.
+  const int64_t lanes = VectorLanes();
+  const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +
+                               (plan.axis_h.identity ? 0 : taps_h * CeilDiv(in_w, lanes));
+  const int64_t cost_h_first = taps_h * CeilDiv(out_w, lanes) + in_h * w_row_steps;
+  return !plan.axis_h.identity && !plan.axis_w.identity &&
+         ChooseHeightFirst(order, cost_h_first, cost_w_first);
+}
+
+// Only the channels-last H-first kernel can combine two result rows per source load, and only
+// while both rows' scratch fits the tile budget: consecutive rows share source loads.
+bool ShouldPairHeightRows(const Plan& plan) {
+  const int64_t row_bytes = plan.grad.w * plan.channel_block * static_cast<int64_t>(sizeof(float));
+  return 2 * row_bytes <= static_cast<int64_t>(kTileBudgetBytes);
+}
+
+// Streaming stores skip reading each result line before writing it, which pays only on calls
+// too large for the result to be found in cache afterwards (kStreamedResultMinTraffic), and the
+// kernel that has them writes float32 results only.
+bool ShouldStreamResult(const Plan& plan) {
+  return plan.dtype == DType::kFloat32 &&
+         TrafficBytes(plan.grad, plan.result, plan.dtype) > kStreamedResultMinTraffic;
+}
+
+// The units tasks are cut from are independent of each other: planes, or image x channel block
+// for channels-last, whose channels one task combines together.
+int64_t CountUnits(const Plan& plan) {
+  if (plan.layout == Layout::kChannelsLast)
+    return plan.result.n * CeilDiv(plan.result.c, plan.channel_block);
+  return plan.result.n * plan.result.c;
+}
+
+// Bands give every thread tasks and keep each task's intermediate tile in L2 (ChooseBandCount),
+// so they are cut by the width of the intermediate's rows: gradOut's when H runs first, the
+// result's when W runs first, in whole channel blocks for channels-last.
+std::vector<RowBand> PlanBands(const Plan& plan, int64_t units, int num_threads) {
+  const int64_t row_pixels = plan.h_pass_first ? plan.grad.w : plan.result.w;
+  const int64_t tile_row =
+      plan.layout == Layout::kChannelsLast ? row_pixels * plan.channel_block : row_pixels;
+  return MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
+}
+
+// Channels-last scratch per slot: what the pass order and the row pairing chosen above read
+// and write, for the tallest band.
+void SizeChannelsLastScratch(Plan* plan) {
+  const bool f32 = plan->dtype == DType::kFloat32;
+  const int64_t in_w = plan->result.w, out_w = plan->grad.w;
+  const int64_t block = plan->channel_block;
+  if (plan->h_pass_first) {
+    plan->tile_floats = 0;  // gradOut is read in place, in any dtype
+    plan->source_floats = (plan->pair_h_rows ? 2 : 1) * out_w * block;  // H-pass rows
+  } else {
+    plan->tile_floats = MaxBandRows(plan->bands) * in_w * block;  // W-pass rows
+    plan->source_floats = f32 ? 0 : out_w * block;                // one gradOut row as float
+  }
+  plan->result_floats = in_w * block;  // one result row as float
+}
+
+// Planar scratch per slot: what the pass order chosen above reads and writes, for the tallest
+// band; a skipped (identity) pass needs no tile.
+void SizePlanarScratch(Plan* plan) {
+  const bool f32 = plan->dtype == DType::kFloat32;
+  const int64_t in_w = plan->result.w, out_w = plan->grad.w;
+  const int64_t band_rows = MaxBandRows(plan->bands);
+  if (plan->h_pass_first) {
+    // gradOut rows are read in place (any dtype) when their columns are contiguous.
+    plan->tile_floats = plan->grad.stride_w == 1 ? 0 : band_rows * out_w;
+    plan->source_floats =
+        kernels::kRowGroup * kernels::GroupRowFloats(static_cast<size_t>(out_w));  // H-pass rows
+    plan->result_floats = kernels::kRowGroup * static_cast<size_t>(in_w);
+  } else {
+    plan->tile_floats = plan->axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
+    // gradOut rows as float: a row group of them where the W pass reads them from scratch.
+    const bool grad_rows_in_place = f32 && plan->grad.stride_w == 1;
+    const bool group_in_scratch =
+        !grad_rows_in_place && !plan->axis_h.identity && !plan->axis_w.identity;
+    plan->source_floats = (group_in_scratch ? kernels::kRowGroup : 1) * static_cast<size_t>(out_w);
+    plan->result_floats = in_w;
+  }
+}
+
+// Each worker slot owns its scratch, sized here once for the tallest band, so that phase 2
+// allocates nothing. Every buffer is a whole number of cache lines, so buffers and slots start
+// on line boundaries of the workspace and no two workers write one line.
+void SizeScratch(Plan* plan) {
+  if (plan->layout == Layout::kChannelsLast) {
+    SizeChannelsLastScratch(plan);
+  } else {
+    SizePlanarScratch(plan);
+  }
+  plan->tile_floats = RoundUpToCacheLine(plan->tile_floats);
+  plan->source_floats = RoundUpToCacheLine(plan->source_floats);
+  plan->result_floats = RoundUpToCacheLine(plan->result_floats);
+  plan->slot_floats = plan->tile_floats + plan->source_floats + plan->result_floats;
+}
+
+// No more slots than tasks: a slot no task can reach would only grow the workspace.
+void SizeWorkspace(Plan* plan, int64_t units, int num_threads) {
+  plan->num_tasks = units * static_cast<int64_t>(plan->bands.size());
+  plan->num_slots = static_cast<int>(std::min<int64_t>(num_threads, plan->num_tasks));
+  plan->workspace_bytes =
+      static_cast<uint64_t>(plan->num_slots) * plan->slot_floats * sizeof(float);
+}
+
 }  // namespace
 
 uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype) {
@@ -116,114 +300,25 @@ Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, Back
   plan.result = result;
   plan.axis_h = std::move(axis_h);
   plan.axis_w = std::move(axis_w);
-  const int64_t batch = result.n, channels = result.c;
-  const int64_t in_w = result.w, out_w = grad.w;
-  if (batch == 0 || channels == 0) return plan;  // empty problem: no tasks, no workspace
-
+  if (result.n == 0 || result.c == 0) return plan;  // empty problem: no tasks, no workspace
   num_threads = std::max(num_threads, 1);
-  const int64_t in_h = result.h, out_h = grad.h;
-  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
-  const int64_t taps_h = TapCount(plan.axis_h), taps_w = TapCount(plan.axis_w);
-  const bool f32 = dtype == DType::kFloat32;
-  const bool channels_last =
-      channels >= kMinChannelsLastChannels && grad.stride_c == 1 && result.stride_c == 1;
-  int64_t units = 0;
-  if (channels_last) {
-    plan.layout = Layout::kChannelsLast;
-    // Whole C-vectors, unless a row of them would not fit the tile budget by itself.
-    const int64_t widest = std::max(in_w, out_w);
-    const int64_t fitting = static_cast<int64_t>(kTileBudgetBytes / sizeof(float)) / widest;
-    plan.channel_block =
-        std::min({channels, kMaxChannelBlock, std::max(kMinChannelsLastChannels, fitting / 8 * 8)});
-    const int64_t block = plan.channel_block;
-    units = batch * CeilDiv(channels, block);
-    // Vector steps are C-vectors here: one per tap per pixel.
-    const int64_t cost_w_first = out_h * taps_w + taps_h * in_w;
-    const int64_t cost_h_first = taps_h * out_w + in_h * taps_w;
-    plan.h_pass_first = ChooseHeightFirst(order, cost_h_first, cost_w_first);
-    const int64_t tile_row = (plan.h_pass_first ? out_w : in_w) * block;
-    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
-    const int64_t band_rows = MaxBandRows(plan.bands);
-    if (plan.h_pass_first) {
-      plan.tile_floats = 0;  // gradOut is read in place, in any dtype
-      // Two H-pass rows where they fit the tile budget: consecutive rows share source loads.
-      const int64_t row_bytes = out_w * block * static_cast<int64_t>(sizeof(float));
-      plan.pair_h_rows = 2 * row_bytes <= static_cast<int64_t>(kTileBudgetBytes);
-      plan.stream_result = f32 && TrafficBytes(grad, result, dtype) > kStreamedResultMinTraffic;
-      plan.source_floats = (plan.pair_h_rows ? 2 : 1) * out_w * block;
-    } else {
-      plan.tile_floats = band_rows * in_w * block;   // W-pass rows
-      plan.source_floats = f32 ? 0 : out_w * block;  // one gradOut row as float
-    }
-    plan.result_floats = in_w * block;  // one result row as float
+
+  plan.layout = ChooseLayout(grad, result);
+  int64_t w_row_steps = 0;  // planar only: channels-last W passes step over whole C-vectors
+  if (plan.layout == Layout::kChannelsLast) {
+    plan.channel_block = ChooseChannelBlock(result.c, std::max(result.w, grad.w));
   } else {
-    plan.layout = Layout::kPlanar;
-    units = batch * channels;
-    // Vector steps of one W-pass row: the uniform interior's taps per vector, else the blocked
-    // windows, else the exact taps one by one.
-    int64_t w_row_steps = 0;
-    if (!plan.axis_w.identity) {
-      plan.axis_w_uniform =
-          FindUniformInterior(plan.axis_w, MinUniformInteriorLength(lanes),
-                              kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
-      if (plan.axis_w_uniform.stride > 0) {
-        const int64_t interior = plan.axis_w_uniform.end - plan.axis_w_uniform.begin;
-        const int64_t taps = static_cast<int64_t>(plan.axis_w_uniform.weights.size());
-        w_row_steps = CeilDiv(interior, lanes) * taps + (in_w - interior) * taps;
-      } else {
-        plan.axis_w_blocked =
-            BlockAxis(plan.axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
-        w_row_steps = plan.axis_w_blocked.lanes > 0 ? plan.axis_w_blocked.window_steps : taps_w;
-        plan.axis_w_periodic = FindPeriodicInterior(plan.axis_w, static_cast<int32_t>(lanes),
-                                                    kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
-      }
-      if (plan.axis_w_periodic.lanes > 0) {
-        // A blocked step is a broadcast and an FMA; a periodic tap a permute (two and a blend
-        // when the span takes two loads), an FMA and, for short runs, a blend.
-        const PeriodicInterior& periodic = plan.axis_w_periodic;
-        const int64_t interior = int64_t{periodic.vectors} * lanes;
-        const int64_t steps_per_tap = periodic.span > lanes ? 3 : 2;
-        const int64_t periodic_steps =
-            periodic.vectors * periodic.taps * steps_per_tap + (in_w - interior) * periodic.taps;
-        if (periodic_steps < w_row_steps) {
-          w_row_steps = periodic_steps;
-          plan.axis_w_blocked = BlockedAxis();  // one vector form per axis
-        } else {
-          plan.axis_w_periodic = PeriodicInterior();
-        }
-      }
-    }
-    const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +
-                                 (plan.axis_h.identity ? 0 : taps_h * CeilDiv(in_w, lanes));
-    const int64_t cost_h_first = taps_h * CeilDiv(out_w, lanes) + in_h * w_row_steps;
-    plan.h_pass_first = !plan.axis_h.identity && !plan.axis_w.identity &&
-                        ChooseHeightFirst(order, cost_h_first, cost_w_first);
-    const int64_t tile_row = plan.h_pass_first ? out_w : in_w;
-    plan.bands = MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
-    const int64_t band_rows = MaxBandRows(plan.bands);
-    if (plan.h_pass_first) {
-      // gradOut rows are read in place (any dtype) when their columns are contiguous.
-      plan.tile_floats = grad.stride_w == 1 ? 0 : band_rows * out_w;
-      plan.source_floats =
-          kernels::kRowGroup * kernels::GroupRowFloats(static_cast<size_t>(out_w));  // H-pass rows
-      plan.result_floats = kernels::kRowGroup * static_cast<size_t>(in_w);
-    } else {
-      plan.tile_floats = plan.axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
-      // gradOut rows as float: a row group of them where the W pass reads them from scratch.
-      const bool grad_rows_in_place = f32 && grad.stride_w == 1;
-      const bool group_in_scratch =
-          !grad_rows_in_place && !plan.axis_h.identity && !plan.axis_w.identity;
-      plan.source_floats = (group_in_scratch ? kernels::kRowGroup : 1) * static_cast<size_t>(out_w);
-      plan.result_floats = in_w;
-    }
+    w_row_steps = ChooseWidthForm(&plan);
   }
-  plan.tile_floats = RoundUpToCacheLine(plan.tile_floats);
-  plan.source_floats = RoundUpToCacheLine(plan.source_floats);
-  plan.result_floats = RoundUpToCacheLine(plan.result_floats);
-  plan.slot_floats = plan.tile_floats + plan.source_floats + plan.result_floats;
-  plan.num_tasks = units * static_cast<int64_t>(plan.bands.size());
-  plan.num_slots = static_cast<int>(std::min<int64_t>(num_threads, plan.num_tasks));
-  plan.workspace_bytes = static_cast<uint64_t>(plan.num_slots) * plan.slot_floats * sizeof(float);
+  plan.h_pass_first = ChoosePassOrder(plan, order, w_row_steps);
+  if (plan.layout == Layout::kChannelsLast && plan.h_pass_first) {
+    plan.pair_h_rows = ShouldPairHeightRows(plan);
+    plan.stream_result = ShouldStreamResult(plan);
+  }
+  const int64_t units = CountUnits(plan);
+  plan.bands = PlanBands(plan, units, num_threads);
+  SizeScratch(&plan);
+  SizeWorkspace(&plan, units, num_threads);
   return plan;
 }
 
