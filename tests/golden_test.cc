@@ -28,6 +28,7 @@
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "support/half_reference.h"
+#include "support/test_tensors.h"
 
 namespace {
 
@@ -371,19 +372,7 @@ std::string RunCase(const GoldenCase& gc, const char* threads, std::vector<doubl
   return error;
 }
 
-// The contract's tolerance (section 4): 1e-5 * m, plus for float16 / bfloat16 one ulp of the
-// float64 result in the result's dtype (the spacing of that dtype's values at its magnitude,
-// subnormal spacing below the smallest normal).
-double Tolerance(aclDataType dtype, double expect, double mag) {
-  double ulp = 0.0;
-  if (dtype != ACL_FLOAT) {
-    const int mantissa_bits = dtype == ACL_FLOAT16 ? 10 : 7;
-    const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
-    const int exponent = expect != 0 ? std::max(std::ilogb(expect), min_exponent) : min_exponent;
-    ulp = std::ldexp(1.0, exponent - mantissa_bits);
-  }
-  return ulp + 1e-5 * mag;
-}
+using support::Tolerance;  // the contract's (section 4)
 
 // |got - want| in units of the contract's allowed error; an element whose allowance is 0 (no
 // contributing terms, float32) must be exact.

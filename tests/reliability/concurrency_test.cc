@@ -23,6 +23,7 @@
 
 #include "reliability/reliability_util.h"
 #include "support/reference.h"
+#include "support/test_tensors.h"
 
 namespace reliability {
 namespace {
@@ -155,7 +156,7 @@ std::string CheckAgainstReference(const Case& k, const std::vector<uint8_t>& got
       for (int64_t h = 0; h < k.h_in; ++h)
         for (int64_t w = 0; w < k.w_in; ++w, ++i) {
           const double v = Load(dtype, got.data() + StorageIndex(k, k.out, n, c, h, w) * elem);
-          const double tolerance = ContractTolerance(dtype, expected[i], magnitude[i]);
+          const double tolerance = support::Tolerance(dtype, expected[i], magnitude[i]);
           if (std::fabs(v - expected[i]) <= tolerance) continue;
           if (++count <= 3) {
             std::ostringstream line;

@@ -17,6 +17,7 @@
 
 #include "reliability/reliability_util.h"
 #include "reliability/sparse_reference.h"
+#include "support/test_tensors.h"
 
 namespace reliability {
 namespace {
@@ -135,7 +136,7 @@ TEST_F(LimitsTest, BicubicWidthOfExactly2To20Works) {
                  1, kMaxDim / 2, grad, &expected, &magnitude);
   ASSERT_EQ(p.size(), expected.size());
   for (size_t i = 0; i < p.size(); ++i) {
-    ASSERT_NEAR(p.At(i), expected[i], ContractTolerance(ACL_FLOAT, expected[i], magnitude[i]))
+    ASSERT_NEAR(p.At(i), expected[i], support::Tolerance(ACL_FLOAT, expected[i], magnitude[i]))
         << "column " << i;
   }
 }

@@ -77,20 +77,6 @@ inline double Load(aclDataType dtype, const uint8_t* p) {
   return dtype == ACL_FLOAT16 ? HalfValue(h) : BFloat16Value(h);
 }
 
-// The contract's tolerance (section 4) for a result element whose float64 value is `r` and whose
-// summed terms have magnitudes adding up to `m`: 1e-5 * m, plus for float16 / bfloat16 one ulp
-// of r in that dtype (the spacing of its values at |r|, subnormal spacing below the normals).
-inline double ContractTolerance(aclDataType dtype, double r, double m) {
-  double ulp = 0.0;
-  if (dtype != ACL_FLOAT) {
-    const int mantissa_bits = dtype == ACL_FLOAT16 ? 10 : 7;
-    const int min_exponent = dtype == ACL_FLOAT16 ? -14 : -126;
-    const int exponent = r != 0 ? std::max(std::ilogb(r), min_exponent) : min_exponent;
-    ulp = std::ldexp(1.0, exponent - mantissa_bits);
-  }
-  return ulp + 1e-5 * m;
-}
-
 // A tensor description over caller-owned storage; strides empty means contiguous.
 struct TensorDesc {
   std::vector<int64_t> dims;
