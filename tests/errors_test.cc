@@ -819,46 +819,35 @@ TEST(BilinearErrorsTest, NhwcOutShapeInNchwOrderIsInvalid) {
                       {"out shape", "[1, 2, 2, 3]", "[1, 3, 2, 2]"});
 }
 
-Call EmptyCall(int64_t batch, int64_t channels) {
-  Call call;
-  call.grad.dims = {batch, channels, 4, 4};
-  call.out.dims = {batch, channels, 2, 2};
-  call.input_size = {batch, channels, 2, 2};
+// An empty bilinear problem (N or C zero) in either format: dims in the format's axis order.
+Call EmptyCall(aclFormat format, int64_t batch, int64_t channels) {
+  Call call = format == ACL_FORMAT_NHWC ? NhwcCall() : Call();
+  if (format == ACL_FORMAT_NHWC) {
+    call.grad.dims = {batch, 4, 4, channels};
+    call.out.dims = {batch, 2, 2, channels};
+    call.input_size = {batch, 2, 2, channels};
+  } else {
+    call.grad.dims = {batch, channels, 4, 4};
+    call.out.dims = {batch, channels, 2, 2};
+    call.input_size = {batch, channels, 2, 2};
+  }
   return call;
 }
 
 TEST(BilinearErrorsTest, EmptyBatchOrChannelsIsSuccessWithoutWorkspace) {
-  for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 1}, {1, 0}, {0, 0}}) {
-    SCOPED_TRACE("N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
-    Call call = EmptyCall(batch, channels);
-    // Empty tensors need no data: the null-data rule is for non-empty tensors only.
-    call.grad.null_data = true;
-    call.out.null_data = true;
-    Invocation invocation(kBilinear, call);
-    ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
-    EXPECT_EQ(invocation.workspace_size(), 0u);
-    EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
-  }
-}
-
-Call EmptyNhwcCall(int64_t batch, int64_t channels) {
-  Call call = NhwcCall();
-  call.grad.dims = {batch, 4, 4, channels};
-  call.out.dims = {batch, 2, 2, channels};
-  call.input_size = {batch, 2, 2, channels};
-  return call;
-}
-
-TEST(BilinearErrorsTest, EmptyNhwcBatchOrChannelsIsSuccessWithoutWorkspace) {
-  for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 3}, {1, 0}, {0, 0}}) {
-    SCOPED_TRACE("N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
-    Call call = EmptyNhwcCall(batch, channels);
-    call.grad.null_data = true;
-    call.out.null_data = true;
-    Invocation invocation(kBilinear, call);
-    ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
-    EXPECT_EQ(invocation.workspace_size(), 0u);
-    EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+  for (aclFormat format : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC}) {
+    for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 3}, {1, 0}, {0, 0}}) {
+      SCOPED_TRACE(std::string(format == ACL_FORMAT_NHWC ? "NHWC" : "NCHW") +
+                   ", N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
+      Call call = EmptyCall(format, batch, channels);
+      // Empty tensors need no data: the null-data rule is for non-empty tensors only.
+      call.grad.null_data = true;
+      call.out.null_data = true;
+      Invocation invocation(kBilinear, call);
+      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+      EXPECT_EQ(invocation.workspace_size(), 0u);
+      EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+    }
   }
 }
 
@@ -917,12 +906,12 @@ TEST(BicubicErrorsTest, NegativeScalesWIsInvalid) {
 }
 
 TEST(BicubicErrorsTest, ZeroBatchIsInvalid) {
-  ExpectPhase1Failure(kBicubic, EmptyCall(0, 1), ACLNN_ERR_PARAM_INVALID,
+  ExpectPhase1Failure(kBicubic, EmptyCall(ACL_FORMAT_NCHW, 0, 1), ACLNN_ERR_PARAM_INVALID,
                       {"gradOutput shape", "zero dimension", "N = 0"});
 }
 
 TEST(BicubicErrorsTest, ZeroChannelsIsInvalid) {
-  ExpectPhase1Failure(kBicubic, EmptyCall(1, 0), ACLNN_ERR_PARAM_INVALID,
+  ExpectPhase1Failure(kBicubic, EmptyCall(ACL_FORMAT_NCHW, 1, 0), ACLNN_ERR_PARAM_INVALID,
                       {"gradOutput shape", "zero dimension", "C = 0"});
 }
 
