@@ -62,6 +62,35 @@ BackwardAxis Transpose(const ForwardAxis& forward) {
   return backward;
 }
 
+BackwardAxis AsGather(const ForwardAxis& forward) {
+  const int64_t out_size = forward.out_size;
+  BackwardAxis gather;
+  gather.in_size = static_cast<int32_t>(out_size);  // the result: the forward output
+  gather.out_size = static_cast<int32_t>(forward.in_size);
+  gather.first.resize(out_size);
+  gather.offset.resize(out_size + 1);
+  // A weight builder's taps of one output sit at consecutive input indices, each index once
+  // (bilinear merges its two taps on the last input into one), so each row is already a run.
+  std::vector<double> dense;
+  for (int64_t o = 0; o < out_size; ++o) {
+    const int64_t begin = forward.offset[o], count = forward.offset[o + 1] - begin;
+    gather.first[o] = count > 0 ? static_cast<int32_t>(forward.first[o]) : 0;
+    gather.offset[o] = static_cast<int32_t>(dense.size());
+    gather.max_count = std::max(gather.max_count, static_cast<int32_t>(count));
+    dense.insert(dense.end(), forward.weights.begin() + begin,
+                 forward.weights.begin() + begin + count);
+  }
+  gather.offset[out_size] = static_cast<int32_t>(dense.size());
+  gather.weights.assign(dense.begin(), dense.end());
+  bool identity = forward.in_size == out_size;
+  for (int64_t o = 0; identity && o < out_size; ++o) {
+    identity =
+        gather.count(o) == 1 && gather.first[o] == o && gather.weights[gather.offset[o]] == 1.0f;
+  }
+  gather.identity = identity;
+  return gather;
+}
+
 int64_t TapCount(const BackwardAxis& axis) { return axis.offset.empty() ? 0 : axis.offset.back(); }
 
 BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats) {

@@ -45,7 +45,14 @@ struct BackwardAxis {
   int32_t count(int64_t i) const { return offset[i + 1] - offset[i]; }
 };
 
+// The two ways one 1-D matrix A (ForwardAxis) is run, both as gather runs per result index:
+// Transpose gives A^T (a backward operator: each forward input index gathers the outputs whose
+// taps include it); AsGather gives A itself (a forward operator: each forward output index
+// gathers its own taps). Both round every entry of A once to float32 after summing the taps that
+// land on one index in float64, so a forward and a backward call of the same axis apply exactly
+// transposed float matrices.
 BackwardAxis Transpose(const ForwardAxis& forward);
+BackwardAxis AsGather(const ForwardAxis& forward);
 
 // The same matrix cut into blocks of `lanes` consecutive input indices, each with one dense
 // window of output indices and lane-interleaved weights (zero where an index is outside a

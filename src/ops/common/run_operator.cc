@@ -7,28 +7,31 @@
 
 #include "engine/execute.h"
 #include "engine/plan.h"
+#include "ops/common/operator_rules.h"
 #include "runtime/error.h"
 #include "runtime/executor.h"
 
 namespace aclnn_upsample {
 
 AxisSpec HeightAxis(const Problem& problem, bool align_corners, double scales_h) {
-  return AxisSpec{problem.in_h, problem.out_h, align_corners, scales_h};
+  return AxisSpec{problem.forward_in_h, problem.forward_out_h, align_corners, scales_h};
 }
 
 AxisSpec WidthAxis(const Problem& problem, bool align_corners, double scales_w) {
-  return AxisSpec{problem.in_w, problem.out_w, align_corners, scales_w};
+  return AxisSpec{problem.forward_in_w, problem.forward_out_w, align_corners, scales_w};
 }
 
-aclnnStatus PlanOperator(const OperatorTraits& op, const Problem& problem,
+aclnnStatus PlanOperator(const aclnn_upsample_operator& op, const Problem& problem,
                          const ForwardAxis& axis_h, const ForwardAxis& axis_w,
                          uint64_t* workspace_size, aclOpExecutor** executor) {
   try {
     auto made = std::make_unique<Executor>();
     made->op_name = op.name;
-    const uint64_t traffic = TrafficBytes(problem.grad, problem.result, problem.dtype);
-    made->plan = BuildPlan(problem.dtype, problem.grad, problem.result, Transpose(axis_h),
-                           Transpose(axis_w), ThreadCountFor(traffic));
+    const uint64_t traffic = TrafficBytes(problem.source, problem.result, problem.dtype);
+    const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
+    made->plan = BuildPlan(problem.dtype, problem.source, problem.result,
+                           forward ? AsGather(axis_h) : Transpose(axis_h),
+                           forward ? AsGather(axis_w) : Transpose(axis_w), ThreadCountFor(traffic));
     const uint64_t bytes = made->plan.workspace_bytes;
     aclOpExecutor* handle = RegisterExecutor(std::move(made));
     *workspace_size = bytes;
@@ -40,7 +43,24 @@ aclnnStatus PlanOperator(const OperatorTraits& op, const Problem& problem,
   }
 }
 
-aclnnStatus RunOperator(const OperatorTraits& op, void* workspace, uint64_t workspace_size,
+aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis,
+                       const aclTensor* source, const aclIntArray* output_size,
+                       const aclIntArray* input_size, bool align_corners, double scales_h,
+                       double scales_w, aclTensor* out, uint64_t* workspace_size,
+                       aclOpExecutor** executor) {
+  Problem problem;
+  aclnnStatus status =
+      ValidateCommon(op, source, output_size, input_size, out, workspace_size, executor, &problem);
+  if (status != ACLNN_SUCCESS) return status;
+  const AxisSpec axis_h = HeightAxis(problem, align_corners, scales_h);
+  const AxisSpec axis_w = WidthAxis(problem, align_corners, scales_w);
+  status = CheckOperatorRules(op, problem, axis_h, axis_w);
+  if (status != ACLNN_SUCCESS) return status;
+  return PlanOperator(op, problem, build_axis(axis_h), build_axis(axis_w), workspace_size,
+                      executor);
+}
+
+aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint64_t workspace_size,
                         aclOpExecutor* handle, aclrtStream /*stream: work runs synchronously*/) {
   if (handle == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR, op.name, "executor", "a non-null executor", "nullptr");

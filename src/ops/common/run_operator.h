@@ -16,13 +16,23 @@ namespace aclnn_upsample {
 AxisSpec HeightAxis(const Problem& problem, bool align_corners, double scales_h);
 AxisSpec WidthAxis(const Problem& problem, bool align_corners, double scales_w);
 
-// Builds the plan from the forward axes, registers the executor and reports the workspace.
-aclnnStatus PlanOperator(const OperatorTraits& op, const Problem& problem,
+// Builds the plan from the forward axes (run as A for a forward operator, as A^T for a backward
+// one), registers the executor and reports the workspace.
+aclnnStatus PlanOperator(const aclnn_upsample_operator& op, const Problem& problem,
                          const ForwardAxis& axis_h, const ForwardAxis& axis_w,
                          uint64_t* workspace_size, aclOpExecutor** executor);
 
+// Phase 1 of any operator: the shared checks, the row's own rules (operator_rules.h), then the
+// plan from the operator's 1-D weight builder. `input_size` is ignored for a forward operator.
+using AxisBuilder = ForwardAxis (*)(const AxisSpec& axis);
+aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis,
+                       const aclTensor* source, const aclIntArray* output_size,
+                       const aclIntArray* input_size, bool align_corners, double scales_h,
+                       double scales_w, aclTensor* out, uint64_t* workspace_size,
+                       aclOpExecutor** executor);
+
 // Phase 2 of any operator: checks the executor and workspace, then runs the plan.
-aclnnStatus RunOperator(const OperatorTraits& op, void* workspace, uint64_t workspace_size,
+aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint64_t workspace_size,
                         aclOpExecutor* executor, aclrtStream stream);
 
 }  // namespace aclnn_upsample

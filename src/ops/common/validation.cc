@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/error.h"
@@ -68,7 +69,7 @@ std::string DescribeDType(aclDataType type) {
 
 class Checker {
  public:
-  explicit Checker(const OperatorTraits& op) : op_(op) {}
+  explicit Checker(const aclnn_upsample_operator& op) : op_(op) {}
   aclnnStatus Fail(aclnnStatus status, const std::string& parameter, const std::string& expected,
                    const std::string& actual) const {
     return aclnn_upsample::Fail(status, op_.name, parameter, expected, actual);
@@ -79,8 +80,10 @@ class Checker {
   }
 
  private:
-  const OperatorTraits& op_;
+  const aclnn_upsample_operator& op_;
 };
+
+bool IsForward(const aclnn_upsample_operator& op) { return op.direction == ACLNN_UPSAMPLE_FORWARD; }
 
 // Largest element offset of a view from its first element; the view must be non-empty.
 Int128 LastOffset(const aclTensor& t) {
@@ -131,13 +134,13 @@ AddressCheck ClassifyAddresses(const aclTensor& t) {
              : AddressCheck::kShared;
 }
 
-// #1: no null handles.
-aclnnStatus CheckNotNull(const Checker& check, const OperatorTraits& op, const aclTensor* grad,
-                         const aclIntArray* output_size, const aclIntArray* input_size,
-                         const aclTensor* out, const uint64_t* workspace_size,
-                         aclOpExecutor* const* executor) {
+// #1: no null handles (a forward signature has no inputSize).
+aclnnStatus CheckNotNull(const Checker& check, const aclnn_upsample_operator& op,
+                         const aclTensor* source, const aclIntArray* output_size,
+                         const aclIntArray* input_size, const aclTensor* out,
+                         const uint64_t* workspace_size, aclOpExecutor* const* executor) {
   const std::array<std::pair<const void*, const char*>, 6> handles = {{
-      {grad, op.grad_name},
+      {source, op.source_name},
       {output_size, "outputSize"},
       {input_size, "inputSize"},
       {out, "out"},
@@ -145,7 +148,8 @@ aclnnStatus CheckNotNull(const Checker& check, const OperatorTraits& op, const a
       {executor, "executor"},
   }};
   for (const auto& [pointer, name] : handles) {
-    if (pointer == nullptr) {
+    const bool in_signature = !(IsForward(op) && std::string_view(name) == "inputSize");
+    if (pointer == nullptr && in_signature) {
       return check.Fail(ACLNN_ERR_PARAM_NULLPTR, name, "a non-null pointer", "nullptr");
     }
   }
@@ -153,12 +157,12 @@ aclnnStatus CheckNotNull(const Checker& check, const OperatorTraits& op, const a
 }
 
 // #2: both dtypes supported and equal.
-aclnnStatus CheckDTypes(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
-                        const aclTensor& out, DType* dtype) {
+aclnnStatus CheckDTypes(const Checker& check, const aclnn_upsample_operator& op,
+                        const aclTensor& source, const aclTensor& out, DType* dtype) {
   const char* supported = "FLOAT32, FLOAT16 or BFLOAT16";
-  if (!ToDType(grad.dtype, dtype)) {
-    return check.Invalid(std::string(op.grad_name) + " dtype", supported,
-                         DescribeDType(grad.dtype));
+  if (!ToDType(source.dtype, dtype)) {
+    return check.Invalid(std::string(op.source_name) + " dtype", supported,
+                         DescribeDType(source.dtype));
   }
   DType out_dtype;
   if (!ToDType(out.dtype, &out_dtype)) {
@@ -166,43 +170,43 @@ aclnnStatus CheckDTypes(const Checker& check, const OperatorTraits& op, const ac
   }
   if (out_dtype != *dtype) {
     return check.Invalid(
-        "out dtype", std::string("the dtype of ") + op.grad_name + " (" + DTypeName(*dtype) + ")",
+        "out dtype", std::string("the dtype of ") + op.source_name + " (" + DTypeName(*dtype) + ")",
         DTypeName(out_dtype));
   }
   return ACLNN_SUCCESS;
 }
 
 // #3: formats accepted by this operator and equal.
-aclnnStatus CheckFormats(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
-                         const aclTensor& out) {
+aclnnStatus CheckFormats(const Checker& check, const aclnn_upsample_operator& op,
+                         const aclTensor& source, const aclTensor& out) {
   const std::string accepted = op.accepts_nhwc ? "NCHW or NHWC" : "NCHW or ND";
   auto accepts = [&](aclFormat f) {
     return f == ACL_FORMAT_NCHW || (f == ACL_FORMAT_NHWC && op.accepts_nhwc) ||
            (f == ACL_FORMAT_ND && op.accepts_nd);
   };
-  if (!accepts(grad.format)) {
-    return check.Invalid(std::string(op.grad_name) + " format", accepted,
-                         DescribeFormat(grad.format));
+  if (!accepts(source.format)) {
+    return check.Invalid(std::string(op.source_name) + " format", accepted,
+                         DescribeFormat(source.format));
   }
   if (!accepts(out.format))
     return check.Invalid("out format", accepted, DescribeFormat(out.format));
-  if (grad.format != out.format) {
+  if (source.format != out.format) {
     return check.Invalid(
         "out format",
-        std::string("the format of ") + op.grad_name + " (" + DescribeFormat(grad.format) + ")",
+        std::string("the format of ") + op.source_name + " (" + DescribeFormat(source.format) + ")",
         DescribeFormat(out.format));
   }
   return ACLNN_SUCCESS;
 }
 
-// #4: ranks and array lengths.
-aclnnStatus CheckRanks(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
-                       const aclIntArray& output_size, const aclIntArray& input_size,
-                       const aclTensor& out) {
-  if (grad.view_dims.size() != 4) {
+// #4: ranks and array lengths (`input_size` null for a forward signature).
+aclnnStatus CheckRanks(const Checker& check, const aclnn_upsample_operator& op,
+                       const aclTensor& source, const aclIntArray& output_size,
+                       const aclIntArray* input_size, const aclTensor& out) {
+  if (source.view_dims.size() != 4) {
     return check.Invalid(
-        op.grad_name, "a 4-D tensor",
-        std::to_string(grad.view_dims.size()) + "-D shape " + Join(grad.view_dims));
+        op.source_name, "a 4-D tensor",
+        std::to_string(source.view_dims.size()) + "-D shape " + Join(source.view_dims));
   }
   if (out.view_dims.size() != 4) {
     return check.Invalid("out", "a 4-D tensor",
@@ -213,10 +217,10 @@ aclnnStatus CheckRanks(const Checker& check, const OperatorTraits& op, const acl
         "outputSize", "2 elements [H_out, W_out]",
         std::to_string(output_size.values.size()) + " elements " + Join(output_size.values));
   }
-  if (input_size.values.size() != 4) {
+  if (input_size != nullptr && input_size->values.size() != 4) {
     return check.Invalid(
         "inputSize", "4 elements",
-        std::to_string(input_size.values.size()) + " elements " + Join(input_size.values));
+        std::to_string(input_size->values.size()) + " elements " + Join(input_size->values));
   }
   return ACLNN_SUCCESS;
 }
@@ -233,11 +237,12 @@ AxisOrder AxisOrderOf(aclFormat format) {
                                    : AxisOrder{1, 2, 3, "[N, C, H, W]"};
 }
 
-// #5: value ranges of outputSize and inputSize. N or C may be 0: whether an empty problem is
+// #5: value ranges of outputSize and of the forward input's sizes (inputSize, or a forward
+// call's source shape, named `in_size_name`). N or C may be 0: whether an empty problem is
 // accepted is the operator's own rule (contract 3.2, 3.3).
 aclnnStatus CheckSizeValues(const Checker& check, const AxisOrder& axes,
-                            const std::vector<int64_t>& out_hw,
-                            const std::vector<int64_t>& in_size) {
+                            const std::vector<int64_t>& out_hw, const std::vector<int64_t>& in_size,
+                            const std::string& in_size_name) {
   for (int i = 0; i < 2; ++i) {
     if (out_hw[i] < 1 || out_hw[i] > kMaxDim) {
       return check.Invalid("outputSize[" + std::to_string(i) + "]", "a value in [1, 2^20]",
@@ -247,14 +252,14 @@ aclnnStatus CheckSizeValues(const Checker& check, const AxisOrder& axes,
   for (int axis : {axes.h, axes.w}) {
     if (in_size[axis] < 1 || in_size[axis] > kMaxDim) {
       return check.Invalid(
-          "inputSize[" + std::to_string(axis) + "] (" + (axis == axes.h ? "H" : "W") + ")",
+          in_size_name + "[" + std::to_string(axis) + "] (" + (axis == axes.h ? "H" : "W") + ")",
           "a value in [1, 2^20]", std::to_string(in_size[axis]));
     }
   }
   for (int axis : {0, axes.c}) {
     if (in_size[axis] < 0 || in_size[axis] > kMaxDim) {
       return check.Invalid(
-          "inputSize[" + std::to_string(axis) + "] (" + (axis == 0 ? "N" : "C") + ")",
+          in_size_name + "[" + std::to_string(axis) + "] (" + (axis == 0 ? "N" : "C") + ")",
           "a value in [0, 2^20]", std::to_string(in_size[axis]));
     }
   }
@@ -272,33 +277,39 @@ aclnnStatus CheckDimRange(const Checker& check, const aclTensor& tensor, const c
   return ACLNN_SUCCESS;
 }
 
-// The problem's sizes, from outputSize and inputSize (whose values #5 has checked).
+// The problem's sizes, from outputSize and the forward input's sizes (whose values #5 has
+// checked).
 void ReadSizes(const AxisOrder& axes, const std::vector<int64_t>& out_hw,
                const std::vector<int64_t>& in_size, Problem* problem) {
   problem->batch = in_size[0];
   problem->channels = in_size[axes.c];
-  problem->in_h = in_size[axes.h];
-  problem->in_w = in_size[axes.w];
-  problem->out_h = out_hw[0];
-  problem->out_w = out_hw[1];
+  problem->forward_in_h = in_size[axes.h];
+  problem->forward_in_w = in_size[axes.w];
+  problem->forward_out_h = out_hw[0];
+  problem->forward_out_w = out_hw[1];
 }
 
-// #7: shapes agree with outputSize and inputSize.
-aclnnStatus CheckShapes(const Checker& check, const OperatorTraits& op, const AxisOrder& axes,
-                        const Problem& problem, const aclTensor& grad,
+// #7: shapes agree with outputSize and the forward input's sizes: the forward output (a backward
+// call's source, a forward call's out) is {N, C, outputSize}, and a backward call's out is
+// inputSize (a forward call's source is its own forward input).
+aclnnStatus CheckShapes(const Checker& check, const aclnn_upsample_operator& op,
+                        const AxisOrder& axes, const Problem& problem, const aclTensor& source,
                         const std::vector<int64_t>& in_size, const aclTensor& out) {
-  std::vector<int64_t> expected_grad(4);
-  expected_grad[0] = problem.batch;
-  expected_grad[axes.c] = problem.channels;
-  expected_grad[axes.h] = problem.out_h;
-  expected_grad[axes.w] = problem.out_w;
-  if (grad.view_dims != expected_grad) {
-    return check.Invalid(
-        std::string(op.grad_name) + " shape",
-        Join(expected_grad) + " (" + axes.text + " from inputSize's N, C and outputSize)",
-        Join(grad.view_dims));
+  std::vector<int64_t> expected(4);
+  expected[0] = problem.batch;
+  expected[axes.c] = problem.channels;
+  expected[axes.h] = problem.forward_out_h;
+  expected[axes.w] = problem.forward_out_w;
+  const bool forward = IsForward(op);
+  const aclTensor& forward_output = forward ? out : source;
+  if (forward_output.view_dims != expected) {
+    const std::string origin = forward ? std::string(op.source_name) + "'s N, C and outputSize"
+                                       : "inputSize's N, C and outputSize";
+    return check.Invalid(std::string(forward ? "out" : op.source_name) + " shape",
+                         Join(expected) + " (" + axes.text + " from " + origin + ")",
+                         Join(forward_output.view_dims));
   }
-  if (out.view_dims != in_size) {
+  if (!forward && out.view_dims != in_size) {
     return check.Invalid("out shape", "inputSize " + Join(in_size) + " " + axes.text,
                          Join(out.view_dims));
   }
@@ -308,8 +319,8 @@ aclnnStatus CheckShapes(const Checker& check, const OperatorTraits& op, const Ax
 // #8: the size limits, from the metadata alone.
 aclnnStatus CheckLimits(const Checker& check, const Problem& problem) {
   const int64_t batch = problem.batch, channels = problem.channels;
-  const int64_t in_h = problem.in_h, in_w = problem.in_w;
-  const int64_t out_h = problem.out_h, out_w = problem.out_w;
+  const int64_t in_h = problem.forward_in_h, in_w = problem.forward_in_w;
+  const int64_t out_h = problem.forward_out_h, out_w = problem.forward_out_w;
   const Int128 planes = Int128{batch} * channels;
   if (planes * out_h >= kMaxRows) {
     return check.Invalid("N * C * H_out", "< 2^31",
@@ -390,30 +401,30 @@ aclnnStatus CheckOutAddresses(const Checker& check, const aclTensor& out) {
 
 // #12: data pointers, needed only when both tensors are non-empty: otherwise nothing is read or
 // written.
-aclnnStatus CheckDataNotNull(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
-                             const aclTensor& out) {
-  if (IsEmptyView(out) || IsEmptyView(grad)) return ACLNN_SUCCESS;
-  if (out.data == nullptr || grad.data == nullptr) {
+aclnnStatus CheckDataNotNull(const Checker& check, const aclnn_upsample_operator& op,
+                             const aclTensor& source, const aclTensor& out) {
+  if (IsEmptyView(out) || IsEmptyView(source)) return ACLNN_SUCCESS;
+  if (out.data == nullptr || source.data == nullptr) {
     return check.Fail(ACLNN_ERR_PARAM_NULLPTR,
-                      std::string(out.data == nullptr ? "out" : op.grad_name) + " data",
+                      std::string(out.data == nullptr ? "out" : op.source_name) + " data",
                       "a non-null data pointer for a non-empty tensor", "nullptr");
   }
   return ACLNN_SUCCESS;
 }
 
 // #13: no overlap between the memory spans of the two tensors.
-aclnnStatus CheckOverlap(const Checker& check, const OperatorTraits& op, const aclTensor& grad,
-                         const aclTensor& out, DType dtype) {
-  if (IsEmptyView(out) || IsEmptyView(grad)) return ACLNN_SUCCESS;
+aclnnStatus CheckOverlap(const Checker& check, const aclnn_upsample_operator& op,
+                         const aclTensor& source, const aclTensor& out, DType dtype) {
+  if (IsEmptyView(out) || IsEmptyView(source)) return ACLNN_SUCCESS;
   const Int128 elem = static_cast<int64_t>(DTypeSize(dtype));
-  const Int128 grad_begin =
-      static_cast<Int128>(reinterpret_cast<uintptr_t>(grad.data)) + Int128{grad.offset} * elem;
-  const Int128 grad_end = grad_begin + (LastOffset(grad) + 1) * elem;
+  const Int128 source_begin =
+      static_cast<Int128>(reinterpret_cast<uintptr_t>(source.data)) + Int128{source.offset} * elem;
+  const Int128 source_end = source_begin + (LastOffset(source) + 1) * elem;
   const Int128 out_begin =
       static_cast<Int128>(reinterpret_cast<uintptr_t>(out.data)) + Int128{out.offset} * elem;
   const Int128 out_end = out_begin + (LastOffset(out) + 1) * elem;
-  if (grad_begin < out_end && out_begin < grad_end) {
-    return check.Invalid("out memory", std::string("no overlap with ") + op.grad_name,
+  if (source_begin < out_end && out_begin < source_end) {
+    return check.Invalid("out memory", std::string("no overlap with ") + op.source_name,
                          "overlapping address ranges");
   }
   return ACLNN_SUCCESS;
@@ -448,33 +459,39 @@ PlaneView ToPlaneView(const aclTensor& tensor, const AxisOrder& axes, DType dtyp
     if (check_status != ACLNN_SUCCESS) return check_status; \
   } while (false)
 
-aclnnStatus ValidateCommon(const OperatorTraits& op, const aclTensor* grad,
+aclnnStatus ValidateCommon(const aclnn_upsample_operator& op, const aclTensor* source,
                            const aclIntArray* output_size, const aclIntArray* input_size,
                            const aclTensor* out, const uint64_t* workspace_size,
                            aclOpExecutor* const* executor, Problem* problem) {
   const Checker check(op);
+  const bool forward = IsForward(op);
+  if (forward) input_size = nullptr;  // not part of a forward signature
   RETURN_IF_FAILED(
-      CheckNotNull(check, op, grad, output_size, input_size, out, workspace_size, executor));
-  RETURN_IF_FAILED(CheckDTypes(check, op, *grad, *out, &problem->dtype));
-  RETURN_IF_FAILED(CheckFormats(check, op, *grad, *out));
-  RETURN_IF_FAILED(CheckRanks(check, op, *grad, *output_size, *input_size, *out));
-  const AxisOrder axes = AxisOrderOf(grad->format);
-  RETURN_IF_FAILED(CheckSizeValues(check, axes, output_size->values, input_size->values));
-  RETURN_IF_FAILED(CheckDimRange(check, *grad, op.grad_name));
+      CheckNotNull(check, op, source, output_size, input_size, out, workspace_size, executor));
+  RETURN_IF_FAILED(CheckDTypes(check, op, *source, *out, &problem->dtype));
+  RETURN_IF_FAILED(CheckFormats(check, op, *source, *out));
+  RETURN_IF_FAILED(CheckRanks(check, op, *source, *output_size, input_size, *out));
+  const AxisOrder axes = AxisOrderOf(source->format);
+  // The forward input's sizes: a backward call gives them in inputSize, a forward call's source
+  // has them as its shape.
+  const std::vector<int64_t>& in_size = forward ? source->view_dims : input_size->values;
+  const std::string in_size_name = forward ? std::string(op.source_name) + " shape" : "inputSize";
+  RETURN_IF_FAILED(CheckSizeValues(check, axes, output_size->values, in_size, in_size_name));
+  RETURN_IF_FAILED(CheckDimRange(check, *source, op.source_name));
   RETURN_IF_FAILED(CheckDimRange(check, *out, "out"));
-  ReadSizes(axes, output_size->values, input_size->values, problem);
-  RETURN_IF_FAILED(CheckShapes(check, op, axes, *problem, *grad, input_size->values, *out));
+  ReadSizes(axes, output_size->values, in_size, problem);
+  RETURN_IF_FAILED(CheckShapes(check, op, axes, *problem, *source, in_size, *out));
   RETURN_IF_FAILED(CheckLimits(check, *problem));
-  RETURN_IF_FAILED(CheckStrides(check, *grad, op.grad_name));
-  RETURN_IF_FAILED(CheckStorage(check, *grad, op.grad_name));
+  RETURN_IF_FAILED(CheckStrides(check, *source, op.source_name));
+  RETURN_IF_FAILED(CheckStorage(check, *source, op.source_name));
   RETURN_IF_FAILED(CheckStrides(check, *out, "out"));
   RETURN_IF_FAILED(CheckStorage(check, *out, "out"));
   RETURN_IF_FAILED(CheckOutAddresses(check, *out));
-  RETURN_IF_FAILED(CheckDataNotNull(check, op, *grad, *out));
-  RETURN_IF_FAILED(CheckOverlap(check, op, *grad, *out, problem->dtype));
+  RETURN_IF_FAILED(CheckDataNotNull(check, op, *source, *out));
+  RETURN_IF_FAILED(CheckOverlap(check, op, *source, *out, problem->dtype));
 
-  problem->format = grad->format;
-  problem->grad = ToPlaneView(*grad, axes, problem->dtype);
+  problem->format = source->format;
+  problem->source = ToPlaneView(*source, axes, problem->dtype);
   problem->result = ToPlaneView(*out, axes, problem->dtype);
   return ACLNN_SUCCESS;
 }

@@ -1,4 +1,4 @@
-#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
+#include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,11 +31,6 @@ double BicubicAAAxisRatio(const AxisSpec& axis) {
   const double out = static_cast<double>(axis.out_size);
   if (axis.align_corners) return axis.out_size > 1 ? (in - 1.0) / (out - 1.0) : 0.0;
   return axis.scale > 0.0 ? 1.0 / axis.scale : in / out;
-}
-
-double BicubicAAUpscaleRatio(const AxisSpec& axis) {
-  return axis.scale > 0.0 ? 1.0 / axis.scale
-                          : static_cast<double>(axis.in_size) / static_cast<double>(axis.out_size);
 }
 
 ForwardAxis BuildBicubicAAAxis(const AxisSpec& axis) {

@@ -1,7 +1,7 @@
-// The rules of aclnnUpsampleBilinear2dBackwardV2 that differ from the bicubic AA operator:
-// which ratio an axis uses and the bilinear 1-D matrix (contract sections 1.1 and 1.3).
-#ifndef ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BACKWARD_BILINEAR_WEIGHTS_H_
-#define ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BACKWARD_BILINEAR_WEIGHTS_H_
+// The 1-D matrix of aclnnUpsampleBilinear2d and of its gradient aclnnUpsampleBilinear2dBackwardV2:
+// which ratio an axis uses and the bilinear weights (contract sections 1.1 and 1.3).
+#ifndef ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BILINEAR_WEIGHTS_H_
+#define ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BILINEAR_WEIGHTS_H_
 
 #include "engine/axis_weights.h"
 
@@ -18,4 +18,4 @@ ForwardAxis BuildBilinearAxis(const AxisSpec& axis);
 
 }  // namespace aclnn_upsample
 
-#endif  // ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BACKWARD_BILINEAR_WEIGHTS_H_
+#endif  // ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BILINEAR_WEIGHTS_H_

@@ -1,4 +1,4 @@
-#include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
+#include "ops/upsample_bilinear2d/bilinear_weights.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,26 @@
+// The rules that differ between operators, stated as flags of each operator's table row
+// (include/aclnn_upsample/operators.h) and enforced here, after the shared checks, so that a
+// row cannot say one thing while the code does another: empty problems, negative scales, and
+// the ratio a used scale implies (finite, and within the row's upscaling limit).
+#ifndef ACLNN_UPSAMPLE_OPS_COMMON_OPERATOR_RULES_H_
+#define ACLNN_UPSAMPLE_OPS_COMMON_OPERATOR_RULES_H_
+
+#include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
+#include "engine/axis_weights.h"
+#include "ops/common/validation.h"
+
+namespace aclnn_upsample {
+
+// The input/output ratio an operator that uses every positive scale as given applies to an
+// axis: 1/scales if scales > 0, else in/out. (alignCorners changes the sampling positions, not
+// the ratio the upscaling limit is measured by: contract 3.3.)
+double GivenScaleRatio(const AxisSpec& axis);
+
+// Checks #14-#16 of a validated problem with its two axes, in order; the first failure's status.
+aclnnStatus CheckOperatorRules(const aclnn_upsample_operator& op, const Problem& problem,
+                               const AxisSpec& axis_h, const AxisSpec& axis_w);
+
+}  // namespace aclnn_upsample
+
+#endif  // ACLNN_UPSAMPLE_OPS_COMMON_OPERATOR_RULES_H_
