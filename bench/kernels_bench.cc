@@ -13,8 +13,8 @@
 #include "engine/dtype.h"
 #include "engine/gather_view.h"
 #include "kernels/kernels.h"
-#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
-#include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
+#include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
+#include "ops/upsample_bilinear2d/bilinear_weights.h"
 
 namespace aclnn_upsample {
 namespace {

@@ -19,8 +19,8 @@
 #include "engine/plan.h"
 #include "engine/thread_pool.h"
 #include "kernels/kernels.h"
-#include "ops/upsample_bicubic2d_aa_grad/bicubic_aa_weights.h"
-#include "ops/upsample_bilinear2d_backward/bilinear_weights.h"
+#include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
+#include "ops/upsample_bilinear2d/bilinear_weights.h"
 #include "support/random_axis.h"
 
 namespace aclnn_upsample {
