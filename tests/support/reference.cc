@@ -15,6 +15,17 @@ double Cubic(double x) {
   return 0;
 }
 
+// The input indices that are taps of each output row.
+std::vector<std::vector<int64_t>> TapsByRow(const Matrix& m) {
+  std::vector<std::vector<int64_t>> taps(m.rows);
+  for (int64_t r = 0; r < m.rows; ++r) {
+    for (int64_t col = 0; col < m.cols; ++col) {
+      if (m.tap(r, col)) taps[r].push_back(col);
+    }
+  }
+  return taps;
+}
+
 }  // namespace
 
 std::string Case::Name() const {
@@ -129,6 +140,38 @@ std::vector<double> Forward(const Case& c, const std::vector<double>& x) {
     }
   }
   return y;
+}
+
+void Forward(const Case& c, const std::vector<double>& x, std::vector<double>* y,
+             std::vector<double>* magnitude) {
+  ForwardWith(c, AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h),
+              AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w), x, y, magnitude);
+}
+
+void ForwardWith(const Case& c, const Matrix& ah, const Matrix& aw, const std::vector<double>& x,
+                 std::vector<double>* y, std::vector<double>* magnitude) {
+  // Each output row's taps once, so that a plane costs out * taps^2, not out * in.
+  const std::vector<std::vector<int64_t>> taps_h = TapsByRow(ah), taps_w = TapsByRow(aw);
+  y->assign(c.grad_elements(), 0.0);
+  magnitude->assign(c.grad_elements(), 0.0);
+  for (int64_t p = 0; p < c.n * c.c; ++p) {
+    const double* xp = x.data() + p * c.in_h * c.in_w;
+    for (int64_t oh = 0; oh < c.out_h; ++oh) {
+      for (int64_t ow = 0; ow < c.out_w; ++ow) {
+        double sum = 0, abs_sum = 0;
+        for (int64_t ih : taps_h[oh]) {
+          for (int64_t iw : taps_w[ow]) {
+            const double term = ah.at(oh, ih) * aw.at(ow, iw) * xp[ih * c.in_w + iw];
+            sum += term;
+            abs_sum += std::abs(term);
+          }
+        }
+        const int64_t o = (p * c.out_h + oh) * c.out_w + ow;
+        (*y)[o] = sum;
+        (*magnitude)[o] = abs_sum;
+      }
+    }
+  }
 }
 
 }  // namespace reference

@@ -1,5 +1,5 @@
-// An independent float64 reference of both operators, written from the contract's formulas
-// (sections 1.1-1.3) with dense matrices. It shares no code with the library's plan.
+// An independent float64 reference of the operators (both directions), written from the contract's
+// formulas (sections 1.1-1.3) with dense matrices. It shares no code with the library's plan.
 #ifndef ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_
 #define ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_
 
@@ -55,6 +55,17 @@ void BackwardWith(const Case& c, const Matrix& ah, const Matrix& aw,
 
 // y = A_H x A_W^T: the naive forward, for adjoint tests.
 std::vector<double> Forward(const Case& c, const std::vector<double>& x);
+
+// The forward operators' reference: y = A_H x A_W^T over NCHW-contiguous float64 data of the
+// forward input (in_h x in_w planes), summing taps only (a tap of weight 0 still carries a NaN
+// or turns an Inf into NaN, as in the formulas), and m = sum |A_H * A_W * x| per output element
+// (the contract's error scale, section 4).
+void Forward(const Case& c, const std::vector<double>& x, std::vector<double>* y,
+             std::vector<double>* magnitude);
+
+// The same with the two axis matrices given (sizes from `c`, which must match them).
+void ForwardWith(const Case& c, const Matrix& ah, const Matrix& aw, const std::vector<double>& x,
+                 std::vector<double>* y, std::vector<double>* magnitude);
 
 }  // namespace reference
 

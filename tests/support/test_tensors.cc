@@ -10,8 +10,6 @@
 #include <set>
 #include <sstream>
 
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "support/half_reference.h"
 
 namespace support {
@@ -73,7 +71,7 @@ struct Layout {
   std::vector<int64_t> logical_strides;  // for n, c, h, w
 };
 
-Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, bool is_grad) {
+Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, bool is_source) {
   const int64_t n = nchw[0], c = nchw[1], h = nchw[2], w = nchw[3];
   const bool nhwc = format == ACL_FORMAT_NHWC;
   Layout layout;
@@ -93,7 +91,7 @@ Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, b
   if (storage == Storage::kChannelsLastView && !nhwc) {
     strides = {sizes[2] * sizes[3] * sizes[1], 1, sizes[3] * sizes[1], sizes[1]};
   }
-  if (storage == Storage::kBroadcastGrad && is_grad) {
+  if (storage == Storage::kBroadcastGrad && is_source) {
     strides[0] = 0;
     strides[nhwc ? 3 : 1] = 0;
     if (!nhwc) {
@@ -149,27 +147,40 @@ std::vector<double> RandomValues(size_t count, uint32_t seed) {
 
 RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const RunOptions& options,
               std::vector<double>* grad_rounded) {
+  const aclnn_upsample_operator* op = FindOperator(c.op, ACLNN_UPSAMPLE_BACKWARD);
+  if (op == nullptr) return RunOutput{};
+  return RunOperator(*op, c, grad, options, grad_rounded);
+}
+
+RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& c,
+                      const std::vector<double>& source, const RunOptions& options,
+                      std::vector<double>* source_rounded) {
   const size_t elem = ElementSize(options.dtype);
-  const int64_t grad_shape[4] = {c.n, c.c, c.out_h, c.out_w};
-  const int64_t result_shape[4] = {c.n, c.c, c.in_h, c.in_w};
-  const Layout grad_layout = MakeLayout(grad_shape, options.format, options.storage, true);
+  const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
+  const int64_t small[4] = {c.n, c.c, c.in_h, c.in_w};
+  const int64_t large[4] = {c.n, c.c, c.out_h, c.out_w};
+  const int64_t(&source_shape)[4] = forward ? small : large;
+  const int64_t(&result_shape)[4] = forward ? large : small;
+  const Layout source_layout = MakeLayout(source_shape, options.format, options.storage, true);
   const Layout out_layout = MakeLayout(
       result_shape, options.format,
       options.storage == Storage::kBroadcastGrad ? Storage::kContiguous : options.storage, false);
 
-  std::vector<uint8_t> grad_storage(std::max<int64_t>(grad_layout.storage_elements, 1) * elem, 0);
-  if (grad_rounded) grad_rounded->assign(grad.size(), 0.0);
+  std::vector<uint8_t> source_storage(std::max<int64_t>(source_layout.storage_elements, 1) * elem,
+                                      0);
+  const int64_t source_h = source_shape[2], source_w = source_shape[3];
+  if (source_rounded) source_rounded->assign(source.size(), 0.0);
   for (int64_t n = 0; n < c.n; ++n) {
     for (int64_t ch = 0; ch < c.c; ++ch) {
-      for (int64_t h = 0; h < c.out_h; ++h) {
-        for (int64_t w = 0; w < c.out_w; ++w) {
-          const int64_t logical = ((n * c.c + ch) * c.out_h + h) * c.out_w + w;
+      for (int64_t h = 0; h < source_h; ++h) {
+        for (int64_t w = 0; w < source_w; ++w) {
+          const int64_t logical = ((n * c.c + ch) * source_h + h) * source_w + w;
           // Broadcast: every plane reads plane 0's values.
-          const int64_t source =
-              options.storage == Storage::kBroadcastGrad ? h * c.out_w + w : logical;
-          uint8_t* slot = grad_storage.data() + LogicalOffset(grad_layout, n, ch, h, w) * elem;
-          Encode(options.dtype, grad[source], slot);
-          if (grad_rounded) (*grad_rounded)[logical] = Decode(options.dtype, slot);
+          const int64_t from =
+              options.storage == Storage::kBroadcastGrad ? h * source_w + w : logical;
+          uint8_t* slot = source_storage.data() + LogicalOffset(source_layout, n, ch, h, w) * elem;
+          Encode(options.dtype, source[from], slot);
+          if (source_rounded) (*source_rounded)[logical] = Decode(options.dtype, slot);
         }
       }
     }
@@ -181,51 +192,49 @@ RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const R
   if (options.threads > 0) {
     setenv("ACLNN_UPSAMPLE_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
   }
-  aclTensor* grad_tensor = aclCreateTensor(
-      grad_layout.view_dims.data(), 4, options.dtype, grad_layout.strides.data(),
-      grad_layout.offset, options.format, grad_layout.storage_dims.data(), 1, grad_storage.data());
+  aclTensor* source_tensor =
+      aclCreateTensor(source_layout.view_dims.data(), 4, options.dtype,
+                      source_layout.strides.data(), source_layout.offset, options.format,
+                      source_layout.storage_dims.data(), 1, source_storage.data());
   aclTensor* out_tensor = aclCreateTensor(
       out_layout.view_dims.data(), 4, options.dtype, out_layout.strides.data(), out_layout.offset,
       options.format, out_layout.storage_dims.data(), 1, out_storage.data());
   const int64_t output_size[2] = {c.out_h, c.out_w};
   aclIntArray* output_array = aclCreateIntArray(output_size, 2);
-  aclIntArray* input_array = aclCreateIntArray(out_layout.view_dims.data(), 4);
+  // A forward signature has no inputSize: pass none, as a CANN caller would.
+  aclIntArray* input_array = forward ? nullptr : aclCreateIntArray(out_layout.view_dims.data(), 4);
 
   RunOutput run;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  const bool bilinear = c.op == reference::Op::kBilinear;
-  run.status = bilinear ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
-                              grad_tensor, output_array, input_array, c.align_corners, c.scales_h,
-                              c.scales_w, out_tensor, &workspace_size, &executor)
-                        : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
-                              grad_tensor, output_array, input_array, c.align_corners, c.scales_h,
-                              c.scales_w, out_tensor, &workspace_size, &executor);
+  run.status =
+      op.get_workspace_size(source_tensor, output_array, input_array, c.align_corners, c.scales_h,
+                            c.scales_w, out_tensor, &workspace_size, &executor);
   // The executor keeps what it needs: destroy the descriptions before phase 2.
-  aclDestroyTensor(grad_tensor);
+  aclDestroyTensor(source_tensor);
   aclDestroyTensor(out_tensor);
   aclDestroyIntArray(output_array);
-  aclDestroyIntArray(input_array);
+  if (input_array != nullptr) aclDestroyIntArray(input_array);
   if (options.threads > 0) unsetenv("ACLNN_UPSAMPLE_NUM_THREADS");
   if (run.status == ACLNN_SUCCESS) {
     void* workspace = nullptr;
     if (workspace_size > 0)
       EXPECT_EQ(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    run.status =
-        bilinear ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspace_size, executor, nullptr)
-                 : aclnnUpsampleBicubic2dAAGrad(workspace, workspace_size, executor, nullptr);
+    run.status = op.run(workspace, workspace_size, executor, nullptr);
     if (workspace) aclrtFree(workspace);
   }
   if (run.status != ACLNN_SUCCESS) run.message = aclGetRecentErrMsg();
 
+  const int64_t result_h = result_shape[2], result_w = result_shape[3];
+  const int64_t result_elements = c.n * c.c * result_h * result_w;
   std::set<int64_t> addressed;
-  run.values.resize(c.result_elements());
-  run.raw_bits.resize(c.result_elements() * elem);
+  run.values.resize(result_elements);
+  run.raw_bits.resize(result_elements * elem);
   for (int64_t n = 0; n < c.n; ++n) {
     for (int64_t ch = 0; ch < c.c; ++ch) {
-      for (int64_t h = 0; h < c.in_h; ++h) {
-        for (int64_t w = 0; w < c.in_w; ++w) {
-          const int64_t logical = ((n * c.c + ch) * c.in_h + h) * c.in_w + w;
+      for (int64_t h = 0; h < result_h; ++h) {
+        for (int64_t w = 0; w < result_w; ++w) {
+          const int64_t logical = ((n * c.c + ch) * result_h + h) * result_w + w;
           const int64_t offset = LogicalOffset(out_layout, n, ch, h, w);
           addressed.insert(offset);
           run.values[logical] = Decode(options.dtype, out_storage.data() + offset * elem);
@@ -242,6 +251,31 @@ RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const R
     }
   }
   return run;
+}
+
+const aclnn_upsample_operator* FindOperator(reference::Op mode,
+                                            aclnn_upsample_direction direction) {
+  for (const aclnn_upsample_operator* op : OperatorsOf(direction)) {
+    if (ModeOf(*op) == mode) return op;
+  }
+  ADD_FAILURE() << "no operator of mode " << static_cast<int>(mode) << " and direction "
+                << direction << " in the table";
+  return nullptr;
+}
+
+reference::Op ModeOf(const aclnn_upsample_operator& op) {
+  const std::string mode = op.mode;
+  EXPECT_TRUE(mode == "bilinear" || mode == "bicubic_aa") << "unknown mode " << mode;
+  return mode == "bilinear" ? reference::Op::kBilinear : reference::Op::kBicubicAA;
+}
+
+std::vector<const aclnn_upsample_operator*> OperatorsOf(aclnn_upsample_direction direction) {
+  std::vector<const aclnn_upsample_operator*> rows;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const aclnn_upsample_operator* op = aclnn_upsample_operator_at(i);
+    if (op->direction == direction) rows.push_back(op);
+  }
+  return rows;
 }
 
 double Tolerance(aclDataType dtype, double expected, double magnitude) {

@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
 #include "support/reference.h"
 
 namespace support {
@@ -18,7 +19,8 @@ enum class Storage {
   kChannelsLastView,  // NCHW view with NHWC strides (format NCHW only)
   kPaddedRows,        // rows (the innermost axis) padded to a longer stride
   kOffset,            // contiguous, starting at a non-zero offset into a larger storage
-  kBroadcastGrad,     // gradOut with zero N and C strides (one plane seen N*C times)
+  kBroadcastGrad,     // the source (gradOut, or a forward input) with zero N and C strides
+                      // (one plane seen N*C times); the result is contiguous
 };
 
 struct RunOptions {
@@ -45,10 +47,27 @@ double UlpOf(aclDataType dtype, double value);
 // Normal-distributed values with a fixed seed.
 std::vector<double> RandomValues(size_t count, uint32_t seed);
 
-// Runs the case's operator. `grad` is in logical NCHW order; it is rounded to the dtype first
-// (*grad_rounded receives what the library actually saw, for the reference).
+// Runs the case's backward operator. `grad` is in logical NCHW order; it is rounded to the dtype
+// first (*grad_rounded receives what the library actually saw, for the reference).
 RunOutput Run(const reference::Case& c, const std::vector<double>& grad, const RunOptions& options,
               std::vector<double>* grad_rounded = nullptr);
+
+// Runs any row of the operator table on the case, through the row's phase-1 and phase-2
+// functions. A forward row reads `source` as the (N, C, in_h, in_w) image and writes
+// (N, C, out_h, out_w); a backward row reads it as gradOut (N, C, out_h, out_w) and writes
+// (N, C, in_h, in_w). Otherwise as Run().
+RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& c,
+                      const std::vector<double>& source, const RunOptions& options,
+                      std::vector<double>* source_rounded = nullptr);
+
+// The table's row for a mode and direction (fails the test and returns null if there is none).
+const aclnn_upsample_operator* FindOperator(reference::Op mode, aclnn_upsample_direction direction);
+
+// The reference's name for a row's mode.
+reference::Op ModeOf(const aclnn_upsample_operator& op);
+
+// Every row of the table with the given direction.
+std::vector<const aclnn_upsample_operator*> OperatorsOf(aclnn_upsample_direction direction);
 
 // The contract's tolerance (section 4) for one element: one ulp of the dtype at `expected`
 // (none for FLOAT32) plus 1e-5 * magnitude.

@@ -1,0 +1,403 @@
+// The forward operators (every forward row of the operator table) through the public C API
+// against the independent float64 reference (tests/support/reference.cc): sizes up, down and
+// identity per axis, odd ratios, 1xN and Nx1 planes, both alignments, scales given, absent and
+// rejected by the bilinear rule, every dtype, format and storage kind, NaN/Inf propagation along
+// taps only, empty problems, and bitwise determinism across thread counts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aclnn_upsample/operators.h"
+#include "support/reference.h"
+#include "support/test_tensors.h"
+
+namespace {
+
+using reference::Case;
+using reference::Op;
+using support::CountOutOfTolerance;
+using support::RunOptions;
+using support::Storage;
+
+std::vector<const aclnn_upsample_operator*> ForwardRows() {
+  return support::OperatorsOf(ACLNN_UPSAMPLE_FORWARD);
+}
+
+Case MakeCase(const aclnn_upsample_operator& op, int64_t in_h, int64_t in_w, int64_t out_h,
+              int64_t out_w, bool align, double scales_h = 0, double scales_w = 0, int64_t n = 1,
+              int64_t c = 1) {
+  Case made;
+  made.op = support::ModeOf(op);
+  made.n = n;
+  made.c = c;
+  made.in_h = in_h;
+  made.in_w = in_w;
+  made.out_h = out_h;
+  made.out_w = out_w;
+  made.align_corners = align;
+  made.scales_h = scales_h;
+  made.scales_w = scales_w;
+  return made;
+}
+
+std::string Describe(const aclnn_upsample_operator& op, const Case& c, const RunOptions& options) {
+  return std::string(op.name) + " " + c.Name() + " dtype " + std::to_string(options.dtype) +
+         " format " + std::to_string(options.format) + " storage " +
+         std::to_string(static_cast<int>(options.storage));
+}
+
+// Whether the row's upscaling limit admits the case (from the sizes; cases that give scales stay
+// well inside the limit).
+bool WithinUpscaleLimit(const aclnn_upsample_operator& op, const Case& c) {
+  if (op.max_upscale <= 0) return true;
+  return double(c.in_h) * op.max_upscale >= double(c.out_h) &&
+         double(c.in_w) * op.max_upscale >= double(c.out_w);
+}
+
+// Runs the forward case and checks every element against the reference within the contract's
+// tolerance, that a finite input gives finite results, and that nothing outside out's view was
+// written.
+void CheckForward(const aclnn_upsample_operator& op, const Case& c, const RunOptions& options,
+                  uint32_t seed = 1) {
+  const std::string label = Describe(op, c, options);
+  const std::vector<double> x = support::RandomValues(c.result_elements(), seed);
+  std::vector<double> seen;
+  const support::RunOutput run = support::RunOperator(op, c, x, options, &seen);
+  ASSERT_EQ(run.status, ACLNN_SUCCESS) << label << ": " << run.message;
+  std::vector<double> expected, magnitude;
+  reference::Forward(c, seen, &expected, &magnitude);
+  EXPECT_EQ(CountOutOfTolerance(options.dtype, run.values, expected, magnitude, label), 0);
+  EXPECT_TRUE(run.outside_view_untouched) << label;
+  const auto non_finite = std::count_if(run.values.begin(), run.values.end(),
+                                        [](double v) { return !std::isfinite(v); });
+  EXPECT_EQ(non_finite, 0) << label << ": finite input gave non-finite results";
+}
+
+// The reference's naive forward (all matrix entries) and its tap-only forward with magnitudes
+// are two independent readings of the formulas; on finite data they must agree.
+TEST(Reference, TapForwardAgreesWithNaiveForward) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (bool align : {false, true}) {
+      const Case c = MakeCase(*op, 7, 12, 15, 5, align, 0, 0, 2, 2);
+      const std::vector<double> x = support::RandomValues(c.result_elements(), 3);
+      const std::vector<double> naive = reference::Forward(c, x);
+      std::vector<double> y, magnitude;
+      reference::Forward(c, x, &y, &magnitude);
+      for (size_t i = 0; i < y.size(); ++i) {
+        EXPECT_NEAR(y[i], naive[i], 1e-13 * magnitude[i]) << c.Name() << " element " << i;
+        EXPECT_GE(magnitude[i], std::abs(y[i]));
+      }
+    }
+  }
+}
+
+// Sizes 1, 2, primes and around the kernels' vector widths (8, 16, 32), so that every pairing
+// of up, down and identity per axis occurs, with odd ratios, and 1xN / Nx1 planes on either side.
+const std::vector<int64_t> kSizes = {1, 2, 3, 5, 7, 8, 9, 13, 16, 17, 31, 33};
+
+TEST(ForwardSweep, SizesBothAlignments) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (bool align : {false, true}) {
+      for (size_t a = 0; a < kSizes.size(); ++a) {
+        for (size_t b = 0; b < kSizes.size(); ++b) {
+          const Case c = MakeCase(*op, kSizes[a], kSizes[(a + 5) % kSizes.size()], kSizes[b],
+                                  kSizes[(b + 3) % kSizes.size()], align);
+          if (!WithinUpscaleLimit(*op, c)) continue;
+          CheckForward(*op, c, RunOptions{}, static_cast<uint32_t>(a * 31 + b));
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(ForwardSweep, OneByNAndNByOnePlanes) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (bool align : {false, true}) {
+      CheckForward(*op, MakeCase(*op, 1, 40, 1, 17, align, 0, 0, 1, 2), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 40, 1, 17, 1, align, 0, 0, 1, 2), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 1, 9, 5, 1, align), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 9, 1, 1, 20, align), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 1, 1, 1, 1, align, 0, 0, 2, 3), RunOptions{});
+    }
+  }
+}
+
+TEST(ForwardSweep, LargeUpAndDownscaling) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (bool align : {false, true}) {
+      CheckForward(*op, MakeCase(*op, 2, 3, 100, 150, align), RunOptions{});  // 50x on both axes
+      CheckForward(*op, MakeCase(*op, 300, 31, 10, 1, align), RunOptions{});  // 30x down
+      CheckForward(*op, MakeCase(*op, 60, 90, 2, 3, align, 0, 0, 1, 2), RunOptions{});
+    }
+  }
+}
+
+TEST(ForwardSweep, ScalesGivenAndAbsent) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (bool align : {false, true}) {
+      CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, 2.0, 2.0), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, 0.0, 0.0), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, 3.0, 1.5), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 10, 9, 3, 4, align, 0.3, 0.45), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 7, 7, 17, 12, align, 2.5, 1.8), RunOptions{});
+      CheckForward(*op, MakeCase(*op, 9, 9, 9, 9, align, 1.2, 1.1), RunOptions{});
+    }
+  }
+}
+
+// A scale that the row's rule rejects (bilinear: inconsistent with outputSize, or 1/scales
+// below 0.01) must give the in/out reading, and one it accepts the 1/scales reading. Each row
+// only proves something if the two readings are further apart than the tolerance, which the
+// test checks first.
+TEST(ForwardScales, EachRowReadsScalesByItsRule) {
+  struct Axis {
+    int64_t in, out;
+    double scale;
+  };
+  const Axis axes[] = {
+      {7, 17, 2.5},         // consistent: floor(7 * 2.5) = 17
+      {7, 18, 2.5},         // inconsistent (rounded up)
+      {10, 3, 0.35},        // consistent downscale
+      {10, 4, 0.35},        // inconsistent downscale
+      {20, 2000, 100.049},  // consistent, but 1/scales < 0.01
+  };
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (const Axis& axis : axes) {
+      const Op mode = support::ModeOf(*op);
+      const bool consistent = double(axis.out) == std::floor(double(axis.in) * axis.scale);
+      const bool uses_scale =
+          !op->scales_need_consistent_size || (consistent && 1 / axis.scale >= 0.01);
+      const double given = 1 / axis.scale, sizes = double(axis.in) / double(axis.out);
+      if (op->max_upscale > 0 && given < 1 / op->max_upscale) continue;
+      for (bool on_h : {true, false}) {
+        const Case c = on_h ? MakeCase(*op, axis.in, 5, axis.out, 9, false, axis.scale, 0, 1, 2)
+                            : MakeCase(*op, 5, axis.in, 9, axis.out, false, 0, axis.scale, 1, 2);
+        SCOPED_TRACE(std::string(op->name) + " " + c.Name());
+        EXPECT_EQ(reference::Ratio(mode, axis.in, axis.out, false, axis.scale),
+                  uses_scale ? given : sizes);
+        auto with_ratio = [&](double ratio, std::vector<double>* y, std::vector<double>* m,
+                              const std::vector<double>& x) {
+          const reference::Matrix tested =
+              reference::AxisMatrixForRatio(mode, axis.in, axis.out, false, ratio);
+          const reference::Matrix other = reference::AxisMatrix(mode, 5, 9, false, 0);
+          reference::ForwardWith(c, on_h ? tested : other, on_h ? other : tested, x, y, m);
+        };
+        const std::vector<double> x = support::RandomValues(c.result_elements(), 23);
+        std::vector<double> seen;
+        const support::RunOutput run = support::RunOperator(*op, c, x, RunOptions{}, &seen);
+        ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+        std::vector<double> expected, magnitude, broken, broken_magnitude;
+        with_ratio(uses_scale ? given : sizes, &expected, &magnitude, seen);
+        with_ratio(uses_scale ? sizes : given, &broken, &broken_magnitude, seen);
+        int distinguishable = 0;
+        for (size_t i = 0; i < expected.size(); ++i) {
+          distinguishable +=
+              !support::WithinTolerance(ACL_FLOAT, broken[i], expected[i], magnitude[i]);
+        }
+        ASSERT_GT(distinguishable, 0) << "this axis cannot tell the two readings apart";
+        EXPECT_EQ(CountOutOfTolerance(ACL_FLOAT, run.values, expected, magnitude, c.Name()), 0);
+      }
+    }
+  }
+}
+
+TEST(ForwardSweep, EverySupportedDType) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      RunOptions options;
+      options.dtype = dtype;
+      CheckForward(*op, MakeCase(*op, 9, 17, 18, 33, false, 0, 0, 2, 3), options);
+      CheckForward(*op, MakeCase(*op, 33, 16, 13, 7, true, 0, 0, 1, 2), options);
+      CheckForward(*op, MakeCase(*op, 5, 5, 5, 5, false, 0, 0, 1, 1), options);
+      CheckForward(*op, MakeCase(*op, 20, 12, 48, 20, false, 2.4, 0, 2, 16), options);
+    }
+  }
+}
+
+// The layouts each row accepts: NCHW contiguous, NCHW views with channels-last strides (C >= 8
+// with unit channel stride runs the channels-last plan, C = 3 the planar one on strided rows),
+// padded rows, a storage offset, a broadcast input (zero N and C strides), and the NHWC or ND
+// formats where the row's flags accept them.
+std::vector<std::pair<aclFormat, Storage>> LayoutsOf(const aclnn_upsample_operator& op) {
+  std::vector<std::pair<aclFormat, Storage>> layouts = {
+      {ACL_FORMAT_NCHW, Storage::kContiguous},    {ACL_FORMAT_NCHW, Storage::kChannelsLastView},
+      {ACL_FORMAT_NCHW, Storage::kPaddedRows},    {ACL_FORMAT_NCHW, Storage::kOffset},
+      {ACL_FORMAT_NCHW, Storage::kBroadcastGrad},
+  };
+  for (Storage storage :
+       {Storage::kContiguous, Storage::kPaddedRows, Storage::kOffset, Storage::kBroadcastGrad}) {
+    if (op.accepts_nhwc) layouts.push_back({ACL_FORMAT_NHWC, storage});
+    if (op.accepts_nd) layouts.push_back({ACL_FORMAT_ND, storage});
+  }
+  return layouts;
+}
+
+TEST(ForwardSweep, FormatsAndStorageKinds) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    for (const auto& [format, storage] : LayoutsOf(*op)) {
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (int64_t channels : {3, 8, 16, 37}) {
+          RunOptions options;
+          options.dtype = dtype;
+          options.format = format;
+          options.storage = storage;
+          CheckForward(*op, MakeCase(*op, 7, 10, 13, 5, false, 0, 0, 2, channels), options);
+          CheckForward(*op, MakeCase(*op, 12, 6, 6, 19, true, 0, 0, 1, channels), options);
+          CheckForward(*op, MakeCase(*op, 9, 9, 9, 21, false, 0, 2.4, 1, channels), options);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+// A NaN or Inf in the input reaches exactly the outputs whose formula has it as a tap (a tap of
+// weight 0 included; an Inf times such a tap, or +Inf meeting -Inf, gives NaN), and every other
+// output stays within the tolerance of the finite reference. Planar and channels-last plans,
+// NHWC where accepted, every dtype, identity axes.
+TEST(ForwardNonFinite, PropagatesAlongTapsOnly) {
+  struct Poison {
+    int64_t h, w;
+    double value;
+  };
+  const double inf = INFINITY, nan = std::nan("");
+  const std::vector<std::vector<Poison>> poisons = {
+      {{3, 2, nan}},
+      {{2, 5, inf}},
+      {{0, 0, -inf}},
+      {{10, 10, inf}},  // clamped to the last row and column: border taps
+      {{3, 1, inf}, {3, 2, -inf}, {4, 1, nan}},
+  };
+  // (in_h, in_w, out_h, out_w): both axes resized up and down, identity on H, on W, on both.
+  const int64_t shapes[][4] = {
+      {6, 9, 11, 4}, {11, 4, 6, 9}, {6, 9, 6, 4}, {6, 9, 11, 9}, {5, 7, 5, 7}};
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    std::vector<std::pair<aclFormat, std::pair<Storage, int64_t>>> layouts = {
+        {ACL_FORMAT_NCHW, {Storage::kContiguous, 2}},
+        {ACL_FORMAT_NCHW, {Storage::kChannelsLastView, 9}},
+    };
+    if (op->accepts_nhwc) {
+      layouts.push_back({ACL_FORMAT_NHWC, {Storage::kContiguous, 9}});
+      layouts.push_back({ACL_FORMAT_NHWC, {Storage::kContiguous, 3}});
+    }
+    for (const auto& [format, storage_and_channels] : layouts) {
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (bool align : {false, true}) {
+          for (const auto& shape : shapes) {
+            for (const std::vector<Poison>& poison : poisons) {
+              const Case c = MakeCase(*op, shape[0], shape[1], shape[2], shape[3], align, 0, 0, 2,
+                                      storage_and_channels.second);
+              std::vector<double> x = support::RandomValues(c.result_elements(), 5);
+              for (int64_t plane : {int64_t{1}, c.n * c.c - 1}) {
+                for (const Poison& p : poison) {
+                  const int64_t h = std::min(p.h, c.in_h - 1), w = std::min(p.w, c.in_w - 1);
+                  x[(plane * c.in_h + h) * c.in_w + w] = p.value;
+                }
+              }
+              RunOptions options;
+              options.dtype = dtype;
+              options.format = format;
+              options.storage = storage_and_channels.first;
+              std::vector<double> seen;
+              const support::RunOutput run = support::RunOperator(*op, c, x, options, &seen);
+              SCOPED_TRACE(Describe(*op, c, options) + " poison " +
+                           std::to_string(poison[0].value) + " at " + std::to_string(poison[0].h) +
+                           "," + std::to_string(poison[0].w));
+              ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+              std::vector<double> expected, magnitude;
+              reference::Forward(c, seen, &expected, &magnitude);
+              const auto non_finite = std::count_if(expected.begin(), expected.end(),
+                                                    [](double v) { return !std::isfinite(v); });
+              ASSERT_GT(non_finite, 0) << "the poison reached nothing";
+              ASSERT_LT(non_finite, static_cast<long>(expected.size()));
+              EXPECT_EQ(CountOutOfTolerance(dtype, run.values, expected, magnitude, c.Name()), 0);
+              EXPECT_TRUE(run.outside_view_untouched);
+              if (HasFailure()) return;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// N or C of 0: a row that accepts empty problems succeeds and writes nothing (Run backs the
+// empty view with the storage it would have with N and C at 1, filled with sentinels); any other
+// row rejects the call, also without writing.
+TEST(ForwardEmpty, EmptyProblemsFollowTheRowsFlag) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    std::vector<std::pair<aclFormat, Storage>> layouts = {
+        {ACL_FORMAT_NCHW, Storage::kContiguous},
+        {ACL_FORMAT_NCHW, Storage::kChannelsLastView},
+        {ACL_FORMAT_NCHW, Storage::kOffset},
+    };
+    if (op->accepts_nhwc) layouts.push_back({ACL_FORMAT_NHWC, Storage::kContiguous});
+    if (op->accepts_nd) layouts.push_back({ACL_FORMAT_ND, Storage::kContiguous});
+    for (const auto& [format, storage] : layouts) {
+      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+        for (const auto& [n, c] : {std::pair<int64_t, int64_t>{0, 3}, {2, 0}, {0, 0}, {0, 16}}) {
+          const Case empty = MakeCase(*op, 4, 5, 8, 9, false, 2.0, 0, n, c);
+          RunOptions options;
+          options.format = format;
+          options.storage = storage;
+          options.dtype = dtype;
+          const support::RunOutput run = support::RunOperator(*op, empty, {}, options);
+          SCOPED_TRACE(Describe(*op, empty, options));
+          if (op->accepts_empty) {
+            EXPECT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+          } else {
+            EXPECT_EQ(run.status, ACLNN_ERR_PARAM_INVALID);
+            EXPECT_NE(run.message.find(op->name), std::string::npos) << run.message;
+            EXPECT_NE(run.message.find(op->source_name), std::string::npos) << run.message;
+          }
+          EXPECT_TRUE(run.outside_view_untouched);
+        }
+      }
+    }
+  }
+}
+
+// Bitwise identical results at 1, 2, 3 and 7 threads (ACLNN_UPSAMPLE_NUM_THREADS, read by each
+// phase-1 call), on shapes large enough for the planner to cut planes into bands.
+TEST(ForwardDeterminism, BitwiseAcrossThreadCounts) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    std::vector<std::pair<Case, std::pair<aclFormat, Storage>>> cases = {
+        {MakeCase(*op, 97, 61, 300, 200, false), {ACL_FORMAT_NCHW, Storage::kContiguous}},
+        {MakeCase(*op, 300, 200, 97, 61, true, 0, 0, 1, 2),
+         {ACL_FORMAT_NCHW, Storage::kContiguous}},
+        {MakeCase(*op, 64, 64, 160, 150, false, 2.5, 0), {ACL_FORMAT_NCHW, Storage::kPaddedRows}},
+        {MakeCase(*op, 20, 24, 40, 48, false, 0, 0, 2, 16),
+         {ACL_FORMAT_NCHW, Storage::kChannelsLastView}},
+    };
+    if (op->accepts_nhwc) {
+      cases.push_back(
+          {MakeCase(*op, 30, 24, 61, 47, false, 0, 0, 2, 12), {ACL_FORMAT_NHWC, Storage::kOffset}});
+    }
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
+      for (const auto& [c, layout] : cases) {
+        const std::vector<double> x = support::RandomValues(c.result_elements(), 11);
+        std::vector<std::vector<uint8_t>> results;
+        for (int threads : {1, 2, 3, 7}) {
+          RunOptions options;
+          options.dtype = dtype;
+          options.format = layout.first;
+          options.storage = layout.second;
+          options.threads = threads;
+          const support::RunOutput run = support::RunOperator(*op, c, x, options);
+          ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
+          results.push_back(run.raw_bits);
+        }
+        for (size_t i = 1; i < results.size(); ++i) {
+          EXPECT_EQ(results[0], results[i]) << op->name << " " << c.Name() << " run " << i;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
