@@ -29,7 +29,7 @@ std::vector<float> RandomFloats(size_t n) {
 
 // One W axis with whatever vector forms the plan would give it.
 struct WidthAxis {
-  BackwardAxis exact;
+  AxisRuns exact;
   UniformInterior uniform;
   PeriodicInterior periodic;
   BlockedAxis blocked;
@@ -124,7 +124,7 @@ BENCHMARK(BM_GatherRowsBlockedEightSevenths)->Arg(256);
 // (forward in -> 2 * in on both axes) from `dtype` source rows.
 void CombineThenGatherBench(benchmark::State& state, DType dtype) {
   const int64_t in = state.range(0), out = 2 * in;
-  const BackwardAxis height = Transpose(Bilinear(in, out));
+  const AxisRuns height = Transpose(Bilinear(in, out));
   const WidthAxis width(Bilinear(in, out), true);
   const std::vector<float> floats = RandomFloats(static_cast<size_t>(out * out));
   std::vector<uint16_t> halves(floats.size());
@@ -133,7 +133,8 @@ void CombineThenGatherBench(benchmark::State& state, DType dtype) {
                                              : static_cast<const void*>(halves.data());
   std::vector<float> scratch(kernels::kRowGroup * kernels::GroupRowFloats(out));
   std::vector<float> dst(static_cast<size_t>(in * in));
-  const kernels::RowRuns runs{height.first.data(), height.offset.data(), height.weights.data()};
+  const kernels::RowRuns runs{height.first.data(), height.weight_offset.data(),
+                              height.weights.data()};
   for (auto _ : state) {
     kernels::CombineThenGatherRows(runs, 0, static_cast<size_t>(in), dtype, src, out, 0, width.view,
                                    scratch.data(), dst.data(), in);

@@ -26,7 +26,7 @@
 namespace aclnn_upsample {
 namespace {
 
-BackwardAxis IdentityAxis(int64_t size) {
+AxisRuns IdentityAxis(int64_t size) {
   ForwardAxis forward;
   forward.in_size = forward.out_size = size;
   const double one = 1.0;
@@ -34,9 +34,9 @@ BackwardAxis IdentityAxis(int64_t size) {
   return Transpose(forward);
 }
 
-double Weight(const BackwardAxis& axis, int64_t out, int64_t in) {
+double Weight(const AxisRuns& axis, int64_t out, int64_t in) {
   const int32_t k = static_cast<int32_t>(out - axis.first[in]);
-  return k >= 0 && k < axis.count(in) ? axis.weights[axis.offset[in] + k] : 0.0;
+  return k >= 0 && k < axis.count(in) ? axis.weights[axis.weight_offset[in] + k] : 0.0;
 }
 
 uint16_t Encode16(DType dtype, float v) {
@@ -77,7 +77,7 @@ void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
 }
 
 // Runs one plan and checks every element against the naive product of the same weights.
-void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis& ax_w, DType dtype,
+void RunAndCheck(const Problem& p, const AxisRuns& ax_h, const AxisRuns& ax_w, DType dtype,
                  PassOrder order, int threads, std::vector<uint8_t>* bits_out) {
   const size_t elem = DTypeSize(dtype);
   std::mt19937 rng(3);
@@ -108,12 +108,12 @@ void RunAndCheck(const Problem& p, const BackwardAxis& ax_h, const BackwardAxis&
     }
   }
   const Plan plan = BuildPlan(dtype, g, r, ax_h, ax_w, threads, order);
-  ASSERT_EQ(plan.layout, p.channels_last ? Layout::kChannelsLast : Layout::kPlanar);
+  ASSERT_EQ(plan.schedule.layout, p.channels_last ? Layout::kChannelsLast : Layout::kPlanar);
   if (order != PassOrder::kCheapest &&
-      !(plan.layout == Layout::kPlanar && (ax_h.identity || ax_w.identity))) {
-    ASSERT_EQ(plan.h_pass_first, order == PassOrder::kHeightFirst);
+      !(plan.schedule.layout == Layout::kPlanar && (ax_h.identity || ax_w.identity))) {
+    ASSERT_EQ(plan.schedule.h_pass_first, order == PassOrder::kHeightFirst);
   }
-  std::vector<float> workspace(plan.workspace_bytes / sizeof(float) + 1);
+  std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
   Execute(plan, workspace.data());
 
   for (int64_t n = 0; n < p.n; ++n) {
@@ -188,7 +188,7 @@ TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
 
 TEST(Engine, IdentityAxesAreSkippedAndExact) {
   const Problem p = {2, 3, 11, 9, 11, 9, false};
-  const BackwardAxis id_h = IdentityAxis(11), id_w = IdentityAxis(9);
+  const AxisRuns id_h = IdentityAxis(11), id_w = IdentityAxis(9);
   const RandomAxis other_h = MakeRandomAxis(11, 11, 4), other_w = MakeRandomAxis(9, 9, 5);
   for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
     RunAndCheck(p, id_h, id_w, dtype, PassOrder::kCheapest, 2, nullptr);
@@ -254,20 +254,19 @@ TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
     for (int64_t in_w : {int64_t{5}, 2 * lanes + 1, wide, widest}) {
       for (bool bicubic : {false, true}) {
         const AxisSpec spec{in_w, in_w * factor, false, 0.0};
-        BackwardAxis axis_w =
-            Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+        AxisRuns axis_w = Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
         PlaneView grad, result;
         ShapeViews(Problem{1, 2, 3, in_w, 3, in_w * factor, false}, &grad, &result);
         const Plan plan = BuildPlan(DType::kFloat32, grad, result, IdentityAxis(3),
                                     std::move(axis_w), 1, PassOrder::kCheapest);
         SCOPED_TRACE(::testing::Message()
                      << (bicubic ? "bicubic" : "bilinear") << " x" << factor << " in_w " << in_w);
-        if (plan.axis_w.identity) continue;
-        if (plan.axis_w_uniform.stride > 0) {
-          EXPECT_LE(plan.axis_w_uniform.stride, kernels::kMaxUniformStride);
-          EXPECT_LE(static_cast<int32_t>(plan.axis_w_uniform.weights.size()),
+        if (plan.problem.axis_w.identity) continue;
+        if (plan.schedule.w_uniform.stride > 0) {
+          EXPECT_LE(plan.schedule.w_uniform.stride, kernels::kMaxUniformStride);
+          EXPECT_LE(static_cast<int32_t>(plan.schedule.w_uniform.weights.size()),
                     kernels::kMaxUniformTaps);
-          EXPECT_EQ(plan.axis_w_blocked.lanes, 0);  // one vector form per axis
+          EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);  // one vector form per axis
           if (bicubic && factor >= 3 && in_w >= wide) ++bicubic_big_factors_uniform;
         }
       }
@@ -282,8 +281,8 @@ TEST(Engine, PlansKeepOnlyUniformFormsTheKernelsCarry) {
 TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
   for (const Problem& p :
        {Problem{2, 16, 9, 6, 18, 12, true}, Problem{1, 24, 8, 5, 16, 10, true}}) {
-    const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
-    const BackwardAxis ax_w = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+    const AxisRuns ax_h = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+    const AxisRuns ax_w = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       std::vector<uint8_t> one, three;
       RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 1, &one);
@@ -302,16 +301,16 @@ TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
 TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
   PlaneView grad, result;
   ShapeViews(Problem{8, 64, 64, 64, 128, 128, true}, &grad, &result);  // the suite's case 7
-  const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
-  const BackwardAxis ax_w = ax_h;
-  EXPECT_TRUE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
-  EXPECT_FALSE(BuildPlan(DType::kBFloat16, grad, result, ax_h, ax_w, 2).stream_result);
+  const AxisRuns ax_h = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
+  const AxisRuns ax_w = ax_h;
+  EXPECT_TRUE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).schedule.stream_result);
+  EXPECT_FALSE(BuildPlan(DType::kBFloat16, grad, result, ax_h, ax_w, 2).schedule.stream_result);
   ShapeViews(Problem{8, 64, 64, 64, 128, 128, false}, &grad, &result);
-  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).schedule.stream_result);
   ShapeViews(Problem{4, 64, 64, 64, 128, 128, true}, &grad, &result);  // 20 MiB
-  EXPECT_TRUE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+  EXPECT_TRUE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).schedule.stream_result);
   ShapeViews(Problem{2, 64, 64, 64, 128, 128, true}, &grad, &result);  // 10 MiB
-  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).stream_result);
+  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 2).schedule.stream_result);
 
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   const auto whole_vectors = [lanes](int64_t at_least) {
@@ -322,8 +321,8 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
   for (const Problem& p : {Problem{2, whole_vectors(40), 9, 6, 18, 12, true},
                            Problem{1, whole_vectors(16) + 1, 8, 5, 16, 10, true},
                            Problem{2, whole_vectors(24), 7, 9, 13, 20, true, whole_vectors(8)}}) {
-    const BackwardAxis bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
-    const BackwardAxis bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+    const AxisRuns bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+    const AxisRuns bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
     ShapeViews(p, &grad, &result);
     std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
     for (float& v : grad_values) v = normal(rng);
@@ -332,17 +331,17 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
     for (int threads : {1, 3}) {
       Plan plan =
           BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
-      std::vector<float> workspace(plan.workspace_bytes / sizeof(float) + 1);
+      std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
       for (size_t misalign : {0, 1}) {
         std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
         float* streamed = storage.data() +
                           (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 +
                           misalign;
-        plan.stream_result = false;
-        plan.result.data = reinterpret_cast<char*>(cached.data());
+        plan.schedule.stream_result = false;
+        plan.problem.result.data = reinterpret_cast<char*>(cached.data());
         Execute(plan, workspace.data());
-        plan.stream_result = true;
-        plan.result.data = reinterpret_cast<char*>(streamed);
+        plan.schedule.stream_result = true;
+        plan.problem.result.data = reinterpret_cast<char*>(streamed);
         Execute(plan, workspace.data());
         ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
             << "c " << p.c << " threads " << threads << " misalign " << misalign;
@@ -400,8 +399,8 @@ TEST(Engine, DefaultThreadCountScalesWithTrafficAndTheSettingIsExact) {
 TEST(Engine, RationalRatiosPlanAndRunThePeriodicForm) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   const Problem p = {2, 3, 24, 64, 21, 56, false};
-  const BackwardAxis ax_h = Transpose(BuildBilinearAxis(AxisSpec{24, 21, false, 0.0}));
-  const BackwardAxis ax_w = Transpose(BuildBilinearAxis(AxisSpec{64, 56, false, 0.0}));
+  const AxisRuns ax_h = Transpose(BuildBilinearAxis(AxisSpec{24, 21, false, 0.0}));
+  const AxisRuns ax_w = Transpose(BuildBilinearAxis(AxisSpec{64, 56, false, 0.0}));
   PlaneView grad, result;
   ShapeViews(p, &grad, &result);
   const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
@@ -410,23 +409,23 @@ TEST(Engine, RationalRatiosPlanAndRunThePeriodicForm) {
   const bool power_of_two = (lanes & (lanes - 1)) == 0;
   if (power_of_two && lanes >= 8) {
     // The period of 8 repeats inside the vector: the periodic form.
-    EXPECT_EQ(plan.axis_w_periodic.lanes, lanes);
-    EXPECT_EQ(plan.axis_w_periodic.period, 8);
-    EXPECT_EQ(plan.axis_w_uniform.stride, 0);  // one vector form per axis
-    EXPECT_EQ(plan.axis_w_blocked.lanes, 0);
+    EXPECT_EQ(plan.schedule.w_periodic.lanes, lanes);
+    EXPECT_EQ(plan.schedule.w_periodic.period, 8);
+    EXPECT_EQ(plan.schedule.w_uniform.stride, 0);  // one vector form per axis
+    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
   } else if (lanes > 1) {
     // A period of 8 cannot repeat inside fewer lanes (nor inside a non-power of two), and the
     // runs are not one uniform stride: the blocked windows carry the axis.
-    EXPECT_EQ(plan.axis_w_periodic.lanes, 0);
-    EXPECT_EQ(plan.axis_w_uniform.stride, 0);
-    EXPECT_EQ(plan.axis_w_blocked.lanes, lanes);
+    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
+    EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
+    EXPECT_EQ(plan.schedule.w_blocked.lanes, lanes);
   } else {
     // One lane: a block of one element is its exact run (BlockAxis never blocks), and a
     // one-lane periodic vector takes two or three steps per tap where an exact run takes one,
     // so neither is planned. (A stretch of two equal runs in the middle may be planned as a
     // uniform interior of one-lane vectors.)
-    EXPECT_EQ(plan.axis_w_periodic.lanes, 0);
-    EXPECT_EQ(plan.axis_w_blocked.lanes, 0);
+    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
+    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
   }
   for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
     for (int threads : {1, 3}) {

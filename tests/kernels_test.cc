@@ -87,9 +87,9 @@ int64_t SweepEnd(int64_t lanes) { return 9 * lanes + 8; }
 int64_t UniformVectorElements(const UniformInterior& uniform, int64_t source_length) {
   const int64_t stride = uniform.stride;
   const int64_t loads = (static_cast<int64_t>(uniform.weights.size()) + stride - 1) / stride;
-  const int64_t first = std::max<int64_t>(uniform.begin, (-uniform.offset + stride - 1) / stride);
+  const int64_t first = std::max<int64_t>(uniform.begin, (-uniform.shift + stride - 1) / stride);
   const int64_t last =
-      std::min<int64_t>(uniform.end, (source_length - uniform.offset) / stride - (loads - 1));
+      std::min<int64_t>(uniform.end, (source_length - uniform.shift) / stride - (loads - 1));
   return last - first;
 }
 
@@ -232,11 +232,11 @@ TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
   }
 }
 
-double NaiveGather(const BackwardAxis& axis, const float* src, int64_t i, double* magnitude) {
+double NaiveGather(const AxisRuns& axis, const float* src, int64_t i, double* magnitude) {
   double sum = 0;
   *magnitude = 0;
   for (int32_t k = 0; k < axis.count(i); ++k) {
-    const double term = double(axis.weights[axis.offset[i] + k]) * src[axis.first[i] + k];
+    const double term = double(axis.weights[axis.weight_offset[i] + k]) * src[axis.first[i] + k];
     sum += term;
     *magnitude += std::abs(term);
   }
@@ -292,25 +292,25 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
     for (int64_t in_size = 1; in_size <= SweepEnd(lanes); ++in_size) {
       for (bool bicubic : {false, true}) {
         const AxisSpec spec{in_size, in_size * factor, false, 0.0};
-        const BackwardAxis exact =
+        const AxisRuns exact =
             Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
         const UniformInterior uniform =
             FindUniformInterior(exact, 4, kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
         if (uniform.stride == 0) continue;
         ASSERT_EQ(uniform.stride, factor);
-        const int64_t vectorised = UniformVectorElements(uniform, exact.out_size);
+        const int64_t vectorised = UniformVectorElements(uniform, exact.source_size);
         if (vectorised >= lanes) ++vector_axes[factor];
         if (vectorised > lanes && vectorised % lanes != 0) ++ragged_axes[factor];
         const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
         const kernels::GatherAxis fast = MakeGatherAxis(exact, &uniform, nullptr);
         for (int poison = 0; poison < 3; ++poison) {
-          std::vector<float> src = Random(exact.out_size, 50 + factor);
-          if (poison == 1) src[exact.out_size / 2] = NAN;
-          if (poison == 2) src[exact.out_size - 1] = INFINITY;
-          std::vector<float> expected(exact.in_size), actual(exact.in_size);
+          std::vector<float> src = Random(exact.source_size, 50 + factor);
+          if (poison == 1) src[exact.source_size / 2] = NAN;
+          if (poison == 2) src[exact.source_size - 1] = INFINITY;
+          std::vector<float> expected(exact.result_size), actual(exact.result_size);
           kernels::GatherRows(view, 1, src.data(), 0, expected.data(), 0);
           kernels::GatherRows(fast, 1, src.data(), 0, actual.data(), 0);
-          for (int64_t i = 0; i < exact.in_size; ++i) {
+          for (int64_t i = 0; i < exact.result_size; ++i) {
             ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
                 << "factor " << factor << " in " << in_size << (bicubic ? " bicubic" : " bilinear")
                 << " i " << i;
@@ -349,7 +349,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
     for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
       for (bool bicubic : {false, true}) {
         const AxisSpec spec{ratio.period * periods, ratio.shift * periods, false, 0.0};
-        const BackwardAxis exact =
+        const AxisRuns exact =
             Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
         const PeriodicInterior periodic =
             FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1);
@@ -360,13 +360,13 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
         if (periodic.lanes == 0) continue;
         ASSERT_EQ(periodic.lanes, lanes);
         ASSERT_EQ(lanes % periodic.period, 0);
-        ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes, exact.in_size);
+        ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes, exact.result_size);
         ++axes_with_period[periodic.period];
         ++(periodic.span > lanes ? two_load_axes : one_load_axes);
         if (periodic.vectors >= 2) ++several_vector_axes;
         const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
         const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
-        const int64_t width = exact.out_size, length = exact.in_size;
+        const int64_t width = exact.source_size, length = exact.result_size;
         for (int poison = 0; poison < 3; ++poison) {
           constexpr int64_t kRows = 3;
           std::vector<float> src = Random(kRows * width, 60 + poison);
@@ -403,7 +403,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
 // The suite's case 4 (bilinear 256 -> 224) repeats every 8 results over its whole length, with
 // at most 2 taps in 7 source columns: one load per vector for AVX2 and AVX-512 lanes.
 TEST(PeriodicInterior, FoundForEightSeventhsWhereThePeriodFitsTheLanes) {
-  const BackwardAxis axis = Transpose(BuildBilinearAxis(AxisSpec{256, 224, false, 0.0}));
+  const AxisRuns axis = Transpose(BuildBilinearAxis(AxisSpec{256, 224, false, 0.0}));
   // 12 lanes (SVE allows any multiple of 4): none, the kernels find lanes with a mask.
   EXPECT_EQ(FindPeriodicInterior(axis, 12, 8, 2).lanes, 0);
   for (int32_t lanes : {8, 16}) {
@@ -425,7 +425,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsExactRunsAgreeBitwiseWithCombineRows) {
   for (int64_t i = 0; i < 37; ++i) {
     float via_combine;
     kernels::CombineRows(&via_combine, 1, src.data() + axis.exact.first[i], 1,
-                         axis.exact.weights.data() + axis.exact.offset[i], axis.exact.count(i));
+                         axis.exact.weights.data() + axis.exact.weight_offset[i],
+                         axis.exact.count(i));
     ASSERT_EQ(FloatBits(dst[i]), FloatBits(via_combine)) << i;
   }
 }
@@ -463,8 +464,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
 // a result row.
 
 struct FusedCase {
-  BackwardAxis height;
-  BackwardAxis width;
+  AxisRuns height;
+  AxisRuns width;
   UniformInterior uniform;
   BlockedAxis blocked;
   PeriodicInterior periodic;
@@ -472,8 +473,8 @@ struct FusedCase {
 
 void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uint32_t seed,
                                             const std::string& label) {
-  const int64_t out_h = c.height.out_size, out_w = c.width.out_size;
-  const int64_t in_h = c.height.in_size, in_w = c.width.in_size;
+  const int64_t out_h = c.height.source_size, out_w = c.width.source_size;
+  const int64_t in_h = c.height.result_size, in_w = c.width.result_size;
   const ptrdiff_t src_stride = out_w + 3;  // rows with padding between them
   std::mt19937 rng(seed);
   std::vector<uint16_t> halves(static_cast<size_t>(out_h * src_stride));
@@ -490,7 +491,7 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
   const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
                                                 : static_cast<const void*>(halves.data());
   const kernels::GatherAxis gather = MakeGatherAxis(c.width, &c.uniform, &c.blocked, &c.periodic);
-  const kernels::RowRuns runs{c.height.first.data(), c.height.offset.data(),
+  const kernels::RowRuns runs{c.height.first.data(), c.height.weight_offset.data(),
                               c.height.weights.data()};
   // The two passes, one row at a time, as the reference.
   std::vector<float> expected(static_cast<size_t>(in_h * in_w));
@@ -501,7 +502,7 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
     const char* src_row = static_cast<const char*>(source) +
                           first * src_stride * static_cast<int64_t>(DTypeSize(dtype));
     kernels::CombineRowsFrom(dtype, row.data(), row.size(), src_row, src_stride,
-                             c.height.weights.data() + c.height.offset[i], count);
+                             c.height.weights.data() + c.height.weight_offset[i], count);
     kernels::GatherRows(gather, 1, row.data(), 0, expected.data() + i * in_w, 0);
   }
   const ptrdiff_t dst_stride = in_w + 2;
@@ -551,7 +552,8 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
         c.height = Transpose(bicubic ? BuildBicubicAAAxis(h_spec) : BuildBilinearAxis(h_spec));
         c.uniform = FindUniformInterior(c.width, MinUniformInteriorLength(lanes),
                                         kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
-        if (c.uniform.stride > 0 && UniformVectorElements(c.uniform, c.width.out_size) >= lanes) {
+        if (c.uniform.stride > 0 &&
+            UniformVectorElements(c.uniform, c.width.source_size) >= lanes) {
           ++vector_cases[c.uniform.stride];
         }
         for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
@@ -630,14 +632,15 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
         std::vector<float> storage(19 * channels + 16 + misalign);
         float* dst = storage.data() +
                      (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
-        kernels::CombinePixelRuns(axis.View(false), channels, src.data(), src_stride, dst,
-                                  static_cast<ptrdiff_t>(channels), stores);
+        kernels::GatherPixels(axis.View(false), channels, src.data(), src_stride, dst,
+                              static_cast<ptrdiff_t>(channels), stores);
         kernels::FlushStreamedStores();
         for (int64_t i = 0; i < 19; ++i) {
           const int32_t count = axis.exact.count(i);
           kernels::CombineRows(expected.data(), channels,
                                src.data() + (count > 0 ? axis.exact.first[i] : 0) * src_stride,
-                               src_stride, axis.exact.weights.data() + axis.exact.offset[i], count);
+                               src_stride, axis.exact.weights.data() + axis.exact.weight_offset[i],
+                               count);
           for (size_t ch = 0; ch < channels; ++ch) {
             ASSERT_EQ(FloatBits(dst[i * channels + ch]), FloatBits(expected[ch]))
                 << "pixel " << i << " channel " << ch << " of " << channels << " misalign "

@@ -5,50 +5,51 @@
 namespace aclnn_upsample {
 
 void ForwardAxis::AddRow(int64_t first_input, const double* taps, int64_t count) {
-  if (offset.empty()) offset.push_back(0);
+  if (weight_offset.empty()) weight_offset.push_back(0);
   first.push_back(first_input);
   weights.insert(weights.end(), taps, taps + count);
-  offset.push_back(static_cast<int64_t>(weights.size()));
+  weight_offset.push_back(static_cast<int64_t>(weights.size()));
 }
 
-BackwardAxis Transpose(const ForwardAxis& forward) {
+AxisRuns Transpose(const ForwardAxis& forward) {
   const int64_t in_size = forward.in_size;
   const int64_t out_size = forward.out_size;
   // Runs of output indices per input index: [run_begin[i], run_end[i]).
   std::vector<int64_t> run_begin(in_size, out_size);
   std::vector<int64_t> run_end(in_size, 0);
   for (int64_t o = 0; o < out_size; ++o) {
-    const int64_t count = forward.offset[o + 1] - forward.offset[o];
+    const int64_t count = forward.weight_offset[o + 1] - forward.weight_offset[o];
     for (int64_t k = 0; k < count; ++k) {
       const int64_t i = forward.first[o] + k;
       run_begin[i] = std::min(run_begin[i], o);
       run_end[i] = std::max(run_end[i], o + 1);
     }
   }
-  BackwardAxis backward;
-  backward.in_size = static_cast<int32_t>(in_size);
-  backward.out_size = static_cast<int32_t>(out_size);
+  AxisRuns backward;
+  backward.result_size = static_cast<int32_t>(in_size);
+  backward.source_size = static_cast<int32_t>(out_size);
   backward.first.resize(in_size);
-  backward.offset.resize(in_size + 1);
+  backward.weight_offset.resize(in_size + 1);
   int64_t total = 0;
   for (int64_t i = 0; i < in_size; ++i) {
     if (run_end[i] <= run_begin[i]) run_begin[i] = run_end[i] = 0;  // no output uses input i
     backward.first[i] = static_cast<int32_t>(run_begin[i]);
-    backward.offset[i] = static_cast<int32_t>(total);
+    backward.weight_offset[i] = static_cast<int32_t>(total);
     const int64_t count = run_end[i] - run_begin[i];
     backward.max_count = std::max(backward.max_count, static_cast<int32_t>(count));
     total += count;
   }
-  backward.offset[in_size] = static_cast<int32_t>(total);
+  backward.weight_offset[in_size] = static_cast<int32_t>(total);
 
   // Sum in float64 (taps of one output at the same input, e.g. bilinear's last column, merge),
   // then round each matrix entry once.
   std::vector<double> dense(total, 0.0);
   for (int64_t o = 0; o < out_size; ++o) {
-    const int64_t count = forward.offset[o + 1] - forward.offset[o];
+    const int64_t count = forward.weight_offset[o + 1] - forward.weight_offset[o];
     for (int64_t k = 0; k < count; ++k) {
       const int64_t i = forward.first[o] + k;
-      dense[backward.offset[i] + (o - run_begin[i])] += forward.weights[forward.offset[o] + k];
+      dense[backward.weight_offset[i] + (o - run_begin[i])] +=
+          forward.weights[forward.weight_offset[o] + k];
     }
   }
   backward.weights.assign(dense.begin(), dense.end());
@@ -56,52 +57,54 @@ BackwardAxis Transpose(const ForwardAxis& forward) {
   bool identity = in_size == out_size;
   for (int64_t i = 0; identity && i < in_size; ++i) {
     identity = backward.count(i) == 1 && backward.first[i] == i &&
-               backward.weights[backward.offset[i]] == 1.0f;
+               backward.weights[backward.weight_offset[i]] == 1.0f;
   }
   backward.identity = identity;
   return backward;
 }
 
-BackwardAxis AsGather(const ForwardAxis& forward) {
+AxisRuns AsGather(const ForwardAxis& forward) {
   const int64_t out_size = forward.out_size;
-  BackwardAxis gather;
-  gather.in_size = static_cast<int32_t>(out_size);  // the result: the forward output
-  gather.out_size = static_cast<int32_t>(forward.in_size);
+  AxisRuns gather;
+  gather.result_size = static_cast<int32_t>(out_size);  // the result: the forward output
+  gather.source_size = static_cast<int32_t>(forward.in_size);
   gather.first.resize(out_size);
-  gather.offset.resize(out_size + 1);
+  gather.weight_offset.resize(out_size + 1);
   // A weight builder's taps of one output sit at consecutive input indices, each index once
   // (bilinear merges its two taps on the last input into one), so each row is already a run.
   std::vector<double> dense;
   for (int64_t o = 0; o < out_size; ++o) {
-    const int64_t begin = forward.offset[o], count = forward.offset[o + 1] - begin;
+    const int64_t begin = forward.weight_offset[o], count = forward.weight_offset[o + 1] - begin;
     gather.first[o] = count > 0 ? static_cast<int32_t>(forward.first[o]) : 0;
-    gather.offset[o] = static_cast<int32_t>(dense.size());
+    gather.weight_offset[o] = static_cast<int32_t>(dense.size());
     gather.max_count = std::max(gather.max_count, static_cast<int32_t>(count));
     dense.insert(dense.end(), forward.weights.begin() + begin,
                  forward.weights.begin() + begin + count);
   }
-  gather.offset[out_size] = static_cast<int32_t>(dense.size());
+  gather.weight_offset[out_size] = static_cast<int32_t>(dense.size());
   gather.weights.assign(dense.begin(), dense.end());
   bool identity = forward.in_size == out_size;
   for (int64_t o = 0; identity && o < out_size; ++o) {
-    identity =
-        gather.count(o) == 1 && gather.first[o] == o && gather.weights[gather.offset[o]] == 1.0f;
+    identity = gather.count(o) == 1 && gather.first[o] == o &&
+               gather.weights[gather.weight_offset[o]] == 1.0f;
   }
   gather.identity = identity;
   return gather;
 }
 
-int64_t TapCount(const BackwardAxis& axis) { return axis.offset.empty() ? 0 : axis.offset.back(); }
+int64_t TapCount(const AxisRuns& axis) {
+  return axis.weight_offset.empty() ? 0 : axis.weight_offset.back();
+}
 
-BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats) {
+BlockedAxis BlockAxis(const AxisRuns& axis, int32_t lanes, size_t max_floats) {
   BlockedAxis blocked;
   if (lanes <= 1) return blocked;
-  const int64_t length = axis.in_size;
+  const int64_t length = axis.result_size;
   const int64_t num_blocks = (length + lanes - 1) / lanes;
   int64_t total_floats = 0;
   std::vector<int32_t> begins(num_blocks), windows(num_blocks);
   for (int64_t b = 0; b < num_blocks; ++b) {
-    int64_t lo = axis.out_size, hi = 0;
+    int64_t lo = axis.source_size, hi = 0;
     for (int64_t i = b * lanes; i < std::min(length, (b + 1) * lanes); ++i) {
       if (axis.count(i) == 0) continue;
       lo = std::min<int64_t>(lo, axis.first[i]);
@@ -129,26 +132,26 @@ BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats
     for (int32_t k = 0; k < axis.count(i); ++k) {
       const int64_t column = axis.first[i] + k - blocked.window_begin[b];
       blocked.weights[blocked.block_offset[b] + column * lanes + lane] =
-          axis.weights[axis.offset[i] + k];
+          axis.weights[axis.weight_offset[i] + k];
     }
   }
   return blocked;
 }
 
-UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length,
-                                    int32_t max_stride, int32_t max_taps) {
+UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, int32_t max_stride,
+                                    int32_t max_taps) {
   max_stride = std::min(max_stride, 4);  // UniformInterior's contract
-  const int32_t length = axis.in_size;
+  const int32_t length = axis.result_size;
   if (length < 2 || length < min_length) return {};
   const int32_t middle = (length - 1) / 2;
   const int32_t count = axis.count(middle);
   const int32_t stride = axis.first[middle + 1] - axis.first[middle];
   if (count == 0 || count > max_taps || stride < 1 || stride > max_stride) return {};
-  const int64_t offset = int64_t{axis.first[middle]} - int64_t{stride} * middle;
-  const float* shared = axis.weights.data() + axis.offset[middle];
+  const int64_t shift = int64_t{axis.first[middle]} - int64_t{stride} * middle;
+  const float* shared = axis.weights.data() + axis.weight_offset[middle];
   auto matches = [&](int32_t i) {
-    return axis.count(i) == count && axis.first[i] == int64_t{stride} * i + offset &&
-           std::equal(shared, shared + count, axis.weights.data() + axis.offset[i]);
+    return axis.count(i) == count && axis.first[i] == int64_t{stride} * i + shift &&
+           std::equal(shared, shared + count, axis.weights.data() + axis.weight_offset[i]);
   };
   int32_t begin = middle, end = middle + 1;
   while (begin > 0 && matches(begin - 1)) --begin;
@@ -158,14 +161,14 @@ UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length
   uniform.stride = stride;
   uniform.begin = begin;
   uniform.end = end;
-  uniform.offset = static_cast<int32_t>(offset);
+  uniform.shift = static_cast<int32_t>(shift);
   uniform.weights.assign(shared, shared + count);
   return uniform;
 }
 
-PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, int32_t max_taps,
+PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors) {
-  const int32_t length = axis.in_size;
+  const int32_t length = axis.result_size;
   // Power-of-two lanes only: the kernels find a tap's lane with a mask.
   if (lanes < 1 || (lanes & (lanes - 1)) != 0) return {};
   if (min_vectors < 1 || length < int64_t{lanes} * min_vectors) return {};
@@ -178,9 +181,9 @@ PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, i
       const int32_t count = axis.count(i);
       return count == axis.count(i + period) && count <= max_taps &&
              (count == 0 || axis.first[i + period] == axis.first[i] + shift) &&
-             std::equal(axis.weights.data() + axis.offset[i],
-                        axis.weights.data() + axis.offset[i] + count,
-                        axis.weights.data() + axis.offset[i + period]);
+             std::equal(axis.weights.data() + axis.weight_offset[i],
+                        axis.weights.data() + axis.weight_offset[i] + count,
+                        axis.weights.data() + axis.weight_offset[i + period]);
     };
     // [begin, end) holds runs that all repeat: every index in it shares its phase's run.
     int32_t begin = middle, end = middle;
@@ -194,7 +197,7 @@ PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, i
     periodic.period = period;
     periodic.begin = begin;
     periodic.step = shift * (lanes / period);
-    int32_t lowest = axis.out_size, highest = -1, taps = 0;
+    int32_t lowest = axis.source_size, highest = -1, taps = 0;
     for (int32_t l = 0; l < lanes; ++l) {
       const int32_t count = axis.count(begin + l);
       if (count == 0) continue;
@@ -214,7 +217,7 @@ PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, i
       periodic.counts[l] = count;
       for (int32_t k = 0; k < count; ++k) {
         periodic.index[k * lanes + l] = axis.first[begin + l] + k - lowest;
-        periodic.weights[k * lanes + l] = axis.weights[axis.offset[begin + l] + k];
+        periodic.weights[k * lanes + l] = axis.weights[axis.weight_offset[begin + l] + k];
       }
     }
     // Whole vectors inside the interior whose loads (one or two vectors from the base) stay
@@ -222,7 +225,7 @@ PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, i
     const int64_t loaded = periodic.span > lanes ? 2 * lanes : lanes;
     int64_t vectors = (end - begin) / lanes;
     while (vectors > 0 &&
-           lowest + (vectors - 1) * int64_t{periodic.step} + loaded > axis.out_size) {
+           lowest + (vectors - 1) * int64_t{periodic.step} + loaded > axis.source_size) {
       --vectors;
     }
     if (vectors < min_vectors) continue;

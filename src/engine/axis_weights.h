@@ -2,7 +2,7 @@
 //
 // An operator's weight builder fills a ForwardAxis: for each forward output index o, the taps
 // of the forward interpolation (first input index and weights), computed in float64. The engine
-// only ever gathers, so Transpose() turns it into a BackwardAxis: for each input index i, the
+// only ever gathers, so Transpose() turns it into a AxisRuns: for each input index i, the
 // contiguous run of output indices o whose forward taps include i, with A[o, i] rounded once to
 // float32. Every tap the formula enumerates is kept, even one of weight 0, so that a NaN or Inf
 // in gradOut reaches exactly the elements the forward formula ties it to.
@@ -17,8 +17,8 @@ namespace aclnn_upsample {
 
 // What a weight builder needs to know about one axis.
 struct AxisSpec {
-  int64_t in_size = 0;   // forward input length (the result's length)
-  int64_t out_size = 0;  // forward output length (gradOut's length)
+  int64_t in_size = 0;   // forward input length
+  int64_t out_size = 0;  // forward output length
   bool align_corners = false;
   double scale = 0.0;  // the caller's scales value for this axis (0: not given)
 };
@@ -26,23 +26,25 @@ struct AxisSpec {
 struct ForwardAxis {
   int64_t in_size = 0;
   int64_t out_size = 0;
-  std::vector<int64_t> first;   // per output o: first input index of its taps
-  std::vector<int64_t> offset;  // per output o: taps are weights[offset[o] .. offset[o+1])
+  std::vector<int64_t> first;  // per output o: first input index of its taps
+  // per output o: its taps are weights[weight_offset[o] .. weight_offset[o + 1])
+  std::vector<int64_t> weight_offset;
   std::vector<double> weights;  // concatenated taps; taps at one index are summed by Transpose
 
   void AddRow(int64_t first_input, const double* taps, int64_t count);
 };
 
-struct BackwardAxis {
-  int32_t in_size = 0;
-  int32_t out_size = 0;
-  bool identity = false;        // A is the identity: the pass along this axis is skipped
-  int32_t max_count = 0;        // largest run length, for workspace sizing
-  std::vector<int32_t> first;   // per input i: first output index o of its run
-  std::vector<int32_t> offset;  // per input i: run weights are weights[offset[i] .. offset[i+1])
-  std::vector<float> weights;   // A[first[i] + k, i]
+struct AxisRuns {
+  int32_t result_size = 0;     // indices of the result along this axis (one run each)
+  int32_t source_size = 0;     // indices of the source the runs read
+  bool identity = false;       // A is the identity: the pass along this axis is skipped
+  int32_t max_count = 0;       // largest run length, for workspace sizing
+  std::vector<int32_t> first;  // per result index i: first source index of its run
+  // per result index i: its run's weights are weights[weight_offset[i] .. weight_offset[i + 1])
+  std::vector<int32_t> weight_offset;
+  std::vector<float> weights;  // run i's weight k multiplies source index first[i] + k
 
-  int32_t count(int64_t i) const { return offset[i + 1] - offset[i]; }
+  int32_t count(int64_t i) const { return weight_offset[i + 1] - weight_offset[i]; }
 };
 
 // The two ways one 1-D matrix A (ForwardAxis) is run, both as gather runs per result index:
@@ -51,8 +53,8 @@ struct BackwardAxis {
 // gathers its own taps). Both round every entry of A once to float32 after summing the taps that
 // land on one index in float64, so a forward and a backward call of the same axis apply exactly
 // transposed float matrices.
-BackwardAxis Transpose(const ForwardAxis& forward);
-BackwardAxis AsGather(const ForwardAxis& forward);
+AxisRuns Transpose(const ForwardAxis& forward);
+AxisRuns AsGather(const ForwardAxis& forward);
 
 // The same matrix cut into blocks of `lanes` consecutive input indices, each with one dense
 // window of output indices and lane-interleaved weights (zero where an index is outside a
@@ -67,15 +69,15 @@ struct BlockedAxis {
 
 // Blocks `axis` for `lanes`-wide vectors, or returns lanes == 0 when dense windows would cost
 // more vector steps than the exact runs take scalar steps, or would exceed `max_floats`.
-BlockedAxis BlockAxis(const BackwardAxis& axis, int32_t lanes, size_t max_floats);
+BlockedAxis BlockAxis(const AxisRuns& axis, int32_t lanes, size_t max_floats);
 
 // The widest range of input indices whose runs are one shared set of weights shifted by a
-// constant stride (first[i] = stride * i + offset): the interior of an integer upsampling
+// constant stride (first[i] = stride * i + shift): the interior of an integer upsampling
 // factor. The W pass then vectorises over i with de-interleaved loads.
 struct UniformInterior {
   int32_t stride = 0;  // 1..4; 0: none found
   int32_t begin = 0, end = 0;
-  int32_t offset = 0;
+  int32_t shift = 0;
   std::vector<float> weights;
 };
 
@@ -88,8 +90,8 @@ inline int32_t MinUniformInteriorLength(size_t lanes) { return static_cast<int32
 // Finds the uniform interior around the middle of the axis, if it spans at least `min_length`
 // indices with a stride of at most `max_stride` (and at most 4) and at most `max_taps` taps
 // (the forms the kernels carry).
-UniformInterior FindUniformInterior(const BackwardAxis& axis, int32_t min_length,
-                                    int32_t max_stride, int32_t max_taps);
+UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, int32_t max_stride,
+                                    int32_t max_taps);
 
 // Where runs repeat with a period of `period` input indices (a divisor of the vector lanes),
 // shifted by a constant number of output indices per period: the interior of a rational
@@ -112,11 +114,11 @@ struct PeriodicInterior {
 // Finds the periodic interior around the middle of the axis for `lanes`-wide vectors (a power
 // of two, else none), with at most `max_taps` taps per run and at least `min_vectors` whole
 // vectors; the smallest period that divides `lanes` wins.
-PeriodicInterior FindPeriodicInterior(const BackwardAxis& axis, int32_t lanes, int32_t max_taps,
+PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors);
 
 // Sum of run lengths: the matrix's number of taps.
-int64_t TapCount(const BackwardAxis& axis);
+int64_t TapCount(const AxisRuns& axis);
 
 }  // namespace aclnn_upsample
 

@@ -10,20 +10,20 @@
 namespace aclnn_upsample {
 
 // `uniform`, `blocked` and `periodic` may be null (or empty) to leave those forms out.
-inline kernels::GatherAxis MakeGatherAxis(const BackwardAxis& exact, const UniformInterior* uniform,
+inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformInterior* uniform,
                                           const BlockedAxis* blocked,
                                           const PeriodicInterior* periodic = nullptr) {
   kernels::GatherAxis axis;
-  axis.length = static_cast<size_t>(exact.in_size);
-  axis.source_length = static_cast<size_t>(exact.out_size);
+  axis.length = static_cast<size_t>(exact.result_size);
+  axis.source_length = static_cast<size_t>(exact.source_size);
   axis.first = exact.first.data();
-  axis.offset = exact.offset.data();
+  axis.weight_offset = exact.weight_offset.data();
   axis.weights = exact.weights.data();
   if (uniform != nullptr && uniform->stride > 0) {
     axis.uniform_stride = uniform->stride;
     axis.uniform_begin = uniform->begin;
     axis.uniform_end = uniform->end;
-    axis.uniform_offset = uniform->offset;
+    axis.uniform_shift = uniform->shift;
     axis.uniform_count = static_cast<int32_t>(uniform->weights.size());
     axis.uniform_weights = uniform->weights.data();
   }

@@ -30,15 +30,15 @@ size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Cuts the result rows [0, H_in) into `count` bands and records, for each, the gradOut rows its
+// Cuts the result rows [0, H_in) into `count` bands and records, for each, the source rows its
 // H pass reads.
-std::vector<RowBand> MakeBands(const BackwardAxis& axis_h, int64_t count) {
+std::vector<RowBand> MakeBands(const AxisRuns& axis_h, int64_t count) {
   std::vector<RowBand> bands;
-  const int64_t rows = axis_h.in_size;
+  const int64_t rows = axis_h.result_size;
   const int64_t per_band = CeilDiv(rows, std::max<int64_t>(count, 1));
   for (int64_t begin = 0; begin < rows; begin += per_band) {
     const int64_t end = std::min(rows, begin + per_band);
-    int64_t lo = axis_h.out_size, hi = 0;
+    int64_t lo = axis_h.source_size, hi = 0;
     for (int64_t i = begin; i < end; ++i) {
       if (axis_h.count(i) == 0) continue;
       lo = std::min<int64_t>(lo, axis_h.first[i]);
@@ -53,16 +53,16 @@ std::vector<RowBand> MakeBands(const BackwardAxis& axis_h, int64_t count) {
 
 // Chooses how many row bands each independent unit (plane, or image x channel block) gets:
 // enough tasks for every thread, and tiles of at most the budget.
-int64_t ChooseBandCount(int64_t units, int64_t tile_row_floats, const BackwardAxis& axis_h,
+int64_t ChooseBandCount(int64_t units, int64_t tile_row_floats, const AxisRuns& axis_h,
                         int num_threads) {
   int64_t bands = 1;
   if (num_threads > 1 && units < kTasksPerThread * num_threads) {
     bands = CeilDiv(kTasksPerThread * num_threads, units);
   }
-  const int64_t whole_tile_bytes =
-      static_cast<int64_t>(axis_h.out_size) * tile_row_floats * static_cast<int64_t>(sizeof(float));
+  const int64_t whole_tile_bytes = static_cast<int64_t>(axis_h.source_size) * tile_row_floats *
+                                   static_cast<int64_t>(sizeof(float));
   bands = std::max<int64_t>(bands, CeilDiv(whole_tile_bytes, kTileBudgetBytes));
-  return std::clamp<int64_t>(bands, 1, axis_h.in_size);
+  return std::clamp<int64_t>(bands, 1, axis_h.result_size);
 }
 
 // Ties go to H first: its intermediate is one row at a time, so no band overlap is recomputed.
@@ -74,7 +74,7 @@ bool ChooseHeightFirst(PassOrder order, int64_t cost_h_first, int64_t cost_w_fir
 int64_t MaxBandRows(const std::vector<RowBand>& bands) {
   int64_t rows = 0;
   for (const RowBand& band : bands)
-    rows = std::max<int64_t>(rows, band.out_row_end - band.out_row_begin);
+    rows = std::max<int64_t>(rows, band.source_row_end - band.source_row_begin);
   return rows;
 }
 
@@ -82,9 +82,9 @@ int64_t VectorLanes() { return static_cast<int64_t>(kernels::FloatLanes()); }
 
 // Combining whole C-vectors needs the channels contiguous in both tensors, and pays only once a
 // C-vector fills a register; otherwise each (n, c) plane is resampled on its own.
-Layout ChooseLayout(const PlaneView& grad, const PlaneView& result) {
+Layout ChooseLayout(const PlaneView& source, const PlaneView& result) {
   const bool channels_last =
-      result.c >= kMinChannelsLastChannels && grad.stride_c == 1 && result.stride_c == 1;
+      result.c >= kMinChannelsLastChannels && source.stride_c == 1 && result.stride_c == 1;
   return channels_last ? Layout::kChannelsLast : Layout::kPlanar;
 }
 
@@ -99,19 +99,19 @@ int64_t ChooseChannelBlock(int64_t channels, int64_t widest_row) {
 
 // Vector steps of one W-pass row in the uniform form: the interior's taps once per vector, the
 // edges' taps one by one.
-int64_t UniformRowSteps(const UniformInterior& uniform, int64_t in_w, int64_t lanes) {
+int64_t UniformRowSteps(const UniformInterior& uniform, int64_t result_w, int64_t lanes) {
   const int64_t interior = uniform.end - uniform.begin;
   const int64_t taps = static_cast<int64_t>(uniform.weights.size());
-  return CeilDiv(interior, lanes) * taps + (in_w - interior) * taps;
+  return CeilDiv(interior, lanes) * taps + (result_w - interior) * taps;
 }
 
 // Vector steps of one W-pass row in the periodic form, on the blocked form's scale: a blocked
 // step is a broadcast and an FMA; a periodic tap a permute (two and a blend when the span takes
 // two loads), an FMA and, for short runs, a blend. The edges' taps go one by one.
-int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t in_w, int64_t lanes) {
+int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int64_t lanes) {
   const int64_t interior = int64_t{periodic.vectors} * lanes;
   const int64_t steps_per_tap = periodic.span > lanes ? 3 : 2;
-  return periodic.vectors * periodic.taps * steps_per_tap + (in_w - interior) * periodic.taps;
+  return periodic.vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
 }
 
 // The planar W pass runs in one vector form per axis, and the plan keeps the cheapest the axis
@@ -119,26 +119,26 @@ int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t in_w, int64_t
 // or a periodic interior (rational ratios such as 8/7, downsampling by 2), whichever takes fewer
 // vector steps; else the exact taps one by one. Returns the kept form's vector steps per W-pass
 // row, which the pass order weighs (0 for an identity axis, whose pass is skipped).
-int64_t ChooseWidthForm(Plan* plan) {
-  const BackwardAxis& axis_w = plan->axis_w;
+int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
+  const AxisRuns& axis_w = problem.axis_w;
   if (axis_w.identity) return 0;
-  const int64_t lanes = VectorLanes(), in_w = plan->result.w;
-  plan->axis_w_uniform = FindUniformInterior(axis_w, MinUniformInteriorLength(lanes),
-                                             kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
-  if (plan->axis_w_uniform.stride > 0) return UniformRowSteps(plan->axis_w_uniform, in_w, lanes);
+  const int64_t lanes = VectorLanes(), result_w = problem.result.w;
+  schedule->w_uniform = FindUniformInterior(axis_w, MinUniformInteriorLength(lanes),
+                                            kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+  if (schedule->w_uniform.stride > 0) return UniformRowSteps(schedule->w_uniform, result_w, lanes);
 
-  plan->axis_w_blocked = BlockAxis(axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
+  schedule->w_blocked = BlockAxis(axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
   const int64_t other_steps =
-      plan->axis_w_blocked.lanes > 0 ? plan->axis_w_blocked.window_steps : TapCount(axis_w);
-  plan->axis_w_periodic = FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes),
-                                               kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
-  if (plan->axis_w_periodic.lanes == 0) return other_steps;
-  const int64_t periodic_steps = PeriodicRowSteps(plan->axis_w_periodic, in_w, lanes);
+      schedule->w_blocked.lanes > 0 ? schedule->w_blocked.window_steps : TapCount(axis_w);
+  schedule->w_periodic = FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes),
+                                              kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
+  if (schedule->w_periodic.lanes == 0) return other_steps;
+  const int64_t periodic_steps = PeriodicRowSteps(schedule->w_periodic, result_w, lanes);
   if (periodic_steps < other_steps) {
-    plan->axis_w_blocked = BlockedAxis();  // one vector form per axis
+    schedule->w_blocked = BlockedAxis();  // one vector form per axis
     return periodic_steps;
   }
-  plan->axis_w_periodic = PeriodicInterior();
+  schedule->w_periodic = PeriodicInterior();
   return other_steps;
 }
 
@@ -146,131 +146,170 @@ int64_t ChooseWidthForm(Plan* plan) {
 // count uses the shapes alone, never the thread count, so that the order, and with it every
 // rounding, is the same however many threads run. `w_row_steps` is the planar W form's cost per
 // row (ChooseWidthForm).
-bool ChoosePassOrder(const Plan& plan, PassOrder order, int64_t w_row_steps) {
-  const int64_t in_h = plan.result.h, out_h = plan.grad.h;
-  const int64_t in_w = plan.result.w, out_w = plan.grad.w;
-  const int64_t taps_h = TapCount(plan.axis_h);
-  if (plan.layout == Layout::kChannelsLast) {
+bool ChoosePassOrder(const ResampleProblem& problem, Layout layout, PassOrder order,
+                     int64_t w_row_steps) {
+  const int64_t result_h = problem.result.h, source_h = problem.source.h;
+  const int64_t result_w = problem.result.w, source_w = problem.source.w;
+  const int64_t taps_h = TapCount(problem.axis_h);
+  if (layout == Layout::kChannelsLast) {
     // Vector steps are C-vectors here: one per tap per pixel.
-    const int64_t taps_w = TapCount(plan.axis_w);
-    const int64_t cost_w_first = out_h * taps_w + taps_h * in_w;
-    const int64_t cost_h_first = taps_h * out_w + in_h * taps_w;
+    const int64_t taps_w = TapCount(problem.axis_w);
+    const int64_t cost_w_first = source_h * taps_w + taps_h * result_w;
+    const int64_t cost_h_first = taps_h * source_w + result_h * taps_w;
     return ChooseHeightFirst(order, cost_h_first, cost_w_first);
   }
   // A planar pass along an identity axis is skipped, which only the W-first path does, so such
   // a plan runs W first whatever the order asked.
   const int64_t lanes = VectorLanes();
-  const int64_t cost_w_first = (plan.axis_h.identity ? in_h : out_h) * w_row_steps +
-                               (plan.axis_h.identity ? 0 : taps_h * CeilDiv(in_w, lanes));
-  const int64_t cost_h_first = taps_h * CeilDiv(out_w, lanes) + in_h * w_row_steps;
-  return !plan.axis_h.identity && !plan.axis_w.identity &&
+  const bool h_identity = problem.axis_h.identity;
+  const int64_t cost_w_first = (h_identity ? result_h : source_h) * w_row_steps +
+                               (h_identity ? 0 : taps_h * CeilDiv(result_w, lanes));
+  const int64_t cost_h_first = taps_h * CeilDiv(source_w, lanes) + result_h * w_row_steps;
+  return !h_identity && !problem.axis_w.identity &&
          ChooseHeightFirst(order, cost_h_first, cost_w_first);
+}
+
+PlanarPath ChoosePlanarPath(const ResampleProblem& problem, bool h_pass_first) {
+  if (h_pass_first) return PlanarPath::kHeightFirst;
+  return problem.axis_h.identity ? PlanarPath::kWidthOnly : PlanarPath::kWidthFirst;
+}
+
+// Rows go straight to and from the tensors wherever the kernels can take them as they are:
+// float32 rows of unit column stride; for the planar H-first pass, which converts in registers,
+// source rows of any dtype with unit column stride. Channels-last pixels are dense when a task
+// takes every channel and the row has no padding.
+void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
+  const bool f32 = problem.dtype == DType::kFloat32;
+  schedule->source_rows_native_in_place = problem.source.stride_w == 1;
+  schedule->source_rows_float_in_place = f32 && problem.source.stride_w == 1;
+  schedule->result_rows_float_in_place = f32 && problem.result.stride_w == 1;
+  const auto dense = [&](const PlaneView& view) {
+    return schedule->channel_block >= view.c && view.stride_w == view.c;
+  };
+  schedule->source_pixels_dense = dense(problem.source);
+  schedule->result_pixels_dense = dense(problem.result);
 }
 
 // Only the channels-last H-first kernel can combine two result rows per source load, and only
 // while both rows' scratch fits the tile budget: consecutive rows share source loads.
-bool ShouldPairHeightRows(const Plan& plan) {
-  const int64_t row_bytes = plan.grad.w * plan.channel_block * static_cast<int64_t>(sizeof(float));
+bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  const int64_t row_bytes =
+      problem.source.w * schedule.channel_block * static_cast<int64_t>(sizeof(float));
   return 2 * row_bytes <= static_cast<int64_t>(kTileBudgetBytes);
 }
 
 // Streaming stores skip reading each result line before writing it, which pays only on calls
 // too large for the result to be found in cache afterwards (kStreamedResultMinTraffic), and the
 // kernel that has them writes float32 results only.
-bool ShouldStreamResult(const Plan& plan) {
-  return plan.dtype == DType::kFloat32 &&
-         TrafficBytes(plan.grad, plan.result, plan.dtype) > kStreamedResultMinTraffic;
+bool ShouldStreamResult(const ResampleProblem& problem) {
+  return problem.dtype == DType::kFloat32 &&
+         TrafficBytes(problem.source, problem.result, problem.dtype) > kStreamedResultMinTraffic;
 }
 
 // The units tasks are cut from are independent of each other: planes, or image x channel block
 // for channels-last, whose channels one task combines together.
-int64_t CountUnits(const Plan& plan) {
-  if (plan.layout == Layout::kChannelsLast)
-    return plan.result.n * CeilDiv(plan.result.c, plan.channel_block);
-  return plan.result.n * plan.result.c;
+int64_t CountUnits(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  if (schedule.layout == Layout::kChannelsLast)
+    return problem.result.n * CeilDiv(problem.result.c, schedule.channel_block);
+  return problem.result.n * problem.result.c;
 }
 
 // Bands give every thread tasks and keep each task's intermediate tile in L2 (ChooseBandCount),
-// so they are cut by the width of the intermediate's rows: gradOut's when H runs first, the
+// so they are cut by the width of the intermediate's rows: the source's when H runs first, the
 // result's when W runs first, in whole channel blocks for channels-last.
-std::vector<RowBand> PlanBands(const Plan& plan, int64_t units, int num_threads) {
-  const int64_t row_pixels = plan.h_pass_first ? plan.grad.w : plan.result.w;
+std::vector<RowBand> PlanBands(const ResampleProblem& problem, const CpuSchedule& schedule,
+                               int64_t units, int num_threads) {
+  const int64_t row_pixels = schedule.h_pass_first ? problem.source.w : problem.result.w;
   const int64_t tile_row =
-      plan.layout == Layout::kChannelsLast ? row_pixels * plan.channel_block : row_pixels;
-  return MakeBands(plan.axis_h, ChooseBandCount(units, tile_row, plan.axis_h, num_threads));
+      schedule.layout == Layout::kChannelsLast ? row_pixels * schedule.channel_block : row_pixels;
+  return MakeBands(problem.axis_h, ChooseBandCount(units, tile_row, problem.axis_h, num_threads));
 }
 
 // Channels-last scratch per slot: what the pass order and the row pairing chosen above read
-// and write, for the tallest band.
-void SizeChannelsLastScratch(Plan* plan) {
-  const bool f32 = plan->dtype == DType::kFloat32;
-  const int64_t in_w = plan->result.w, out_w = plan->grad.w;
-  const int64_t block = plan->channel_block;
-  if (plan->h_pass_first) {
-    plan->tile_floats = 0;  // gradOut is read in place, in any dtype
-    plan->source_floats = (plan->pair_h_rows ? 2 : 1) * out_w * block;  // H-pass rows
+// and write, for the tallest band (execute.cc, ChannelsLastTask, uses exactly these buffers).
+ScratchLayout ChannelsLastScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  const bool f32 = problem.dtype == DType::kFloat32;
+  const int64_t result_w = problem.result.w, source_w = problem.source.w;
+  const int64_t block = schedule.channel_block;
+  ScratchLayout scratch;
+  if (schedule.h_pass_first) {
+    // The source is read in place, in any dtype; the H pass writes one row (two when paired).
+    scratch.source_floats = (schedule.pair_h_rows ? 2 : 1) * source_w * block;
+    scratch.result_floats = f32 ? 0 : result_w * block;  // the W pass's row before conversion
   } else {
-    plan->tile_floats = MaxBandRows(plan->bands) * in_w * block;  // W-pass rows
-    plan->source_floats = f32 ? 0 : out_w * block;                // one gradOut row as float
+    scratch.tile_floats = MaxBandRows(schedule.bands) * result_w * block;  // W-pass rows
+    scratch.source_floats = f32 ? 0 : source_w * block;  // one source row as float
+    scratch.result_floats = schedule.result_pixels_dense && f32 ? 0 : result_w * block;
   }
-  plan->result_floats = in_w * block;  // one result row as float
+  return scratch;
 }
 
-// Planar scratch per slot: what the pass order chosen above reads and writes, for the tallest
-// band; a skipped (identity) pass needs no tile.
-void SizePlanarScratch(Plan* plan) {
-  const bool f32 = plan->dtype == DType::kFloat32;
-  const int64_t in_w = plan->result.w, out_w = plan->grad.w;
-  const int64_t band_rows = MaxBandRows(plan->bands);
-  if (plan->h_pass_first) {
-    // gradOut rows are read in place (any dtype) when their columns are contiguous.
-    plan->tile_floats = plan->grad.stride_w == 1 ? 0 : band_rows * out_w;
-    plan->source_floats =
-        kernels::kRowGroup * kernels::GroupRowFloats(static_cast<size_t>(out_w));  // H-pass rows
-    plan->result_floats = kernels::kRowGroup * static_cast<size_t>(in_w);
-  } else {
-    plan->tile_floats = plan->axis_h.identity ? 0 : band_rows * in_w;  // W-pass rows
-    // gradOut rows as float: a row group of them where the W pass reads them from scratch.
-    const bool grad_rows_in_place = f32 && plan->grad.stride_w == 1;
-    const bool group_in_scratch =
-        !grad_rows_in_place && !plan->axis_h.identity && !plan->axis_w.identity;
-    plan->source_floats = (group_in_scratch ? kernels::kRowGroup : 1) * static_cast<size_t>(out_w);
-    plan->result_floats = in_w;
+// Planar scratch per slot: what the path chosen above reads and writes, for the tallest band
+// (execute.cc, PlanarTask, uses exactly these buffers).
+ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  const size_t result_w = static_cast<size_t>(problem.result.w);
+  const size_t source_w = static_cast<size_t>(problem.source.w);
+  const size_t band_rows = static_cast<size_t>(MaxBandRows(schedule.bands));
+  const bool w_identity = problem.axis_w.identity;
+  const bool result_in_place = schedule.result_rows_float_in_place;
+  ScratchLayout scratch;
+  switch (schedule.planar_path) {
+    case PlanarPath::kHeightFirst:
+      // Source rows of any dtype are read in place when their columns are contiguous, else
+      // converted into the tile; the H pass writes a row group for the W pass.
+      scratch.tile_floats = schedule.source_rows_native_in_place ? 0 : band_rows * source_w;
+      scratch.source_floats = kernels::kRowGroup * kernels::GroupRowFloats(source_w);
+      scratch.result_floats = result_in_place ? 0 : kernels::kRowGroup * result_w;
+      break;
+    case PlanarPath::kWidthOnly:
+      // One source row as float, unless read in place; one result row unless written in place
+      // (or stored straight from the source row when W is the identity too).
+      scratch.source_floats = schedule.source_rows_float_in_place ? 0 : source_w;
+      scratch.result_floats = result_in_place || w_identity ? 0 : result_w;
+      break;
+    case PlanarPath::kWidthFirst:
+      // The tile of W-pass rows (the source's own rows when W is the identity and they are read
+      // in place); source rows converted a row group at a time for the W pass.
+      scratch.tile_floats =
+          w_identity && schedule.source_rows_float_in_place ? 0 : band_rows * result_w;
+      scratch.source_floats =
+          schedule.source_rows_float_in_place || w_identity ? 0 : kernels::kRowGroup * source_w;
+      scratch.result_floats = result_in_place ? 0 : result_w;
+      break;
   }
+  return scratch;
 }
 
 // Each worker slot owns its scratch, sized here once for the tallest band, so that phase 2
 // allocates nothing. Every buffer is a whole number of cache lines, so buffers and slots start
 // on line boundaries of the workspace and no two workers write one line.
-void SizeScratch(Plan* plan) {
-  if (plan->layout == Layout::kChannelsLast) {
-    SizeChannelsLastScratch(plan);
-  } else {
-    SizePlanarScratch(plan);
-  }
-  plan->tile_floats = RoundUpToCacheLine(plan->tile_floats);
-  plan->source_floats = RoundUpToCacheLine(plan->source_floats);
-  plan->result_floats = RoundUpToCacheLine(plan->result_floats);
-  plan->slot_floats = plan->tile_floats + plan->source_floats + plan->result_floats;
+ScratchLayout SizeScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  ScratchLayout scratch = schedule.layout == Layout::kChannelsLast
+                              ? ChannelsLastScratch(problem, schedule)
+                              : PlanarScratch(problem, schedule);
+  scratch.tile_floats = RoundUpToCacheLine(scratch.tile_floats);
+  scratch.source_floats = RoundUpToCacheLine(scratch.source_floats);
+  scratch.result_floats = RoundUpToCacheLine(scratch.result_floats);
+  return scratch;
 }
 
 // No more slots than tasks: a slot no task can reach would only grow the workspace.
-void SizeWorkspace(Plan* plan, int64_t units, int num_threads) {
-  plan->num_tasks = units * static_cast<int64_t>(plan->bands.size());
-  plan->num_slots = static_cast<int>(std::min<int64_t>(num_threads, plan->num_tasks));
-  plan->workspace_bytes =
-      static_cast<uint64_t>(plan->num_slots) * plan->slot_floats * sizeof(float);
+void SizeWorkspace(CpuSchedule* schedule, int64_t units, int num_threads) {
+  schedule->num_tasks = units * static_cast<int64_t>(schedule->bands.size());
+  schedule->num_slots = static_cast<int>(std::min<int64_t>(num_threads, schedule->num_tasks));
+  schedule->workspace_bytes =
+      static_cast<uint64_t>(schedule->num_slots) * schedule->scratch.slot_floats() * sizeof(float);
 }
 
 }  // namespace
 
-uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype) {
+uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dtype) {
   // Unsigned, so that no shape can overflow into undefined behaviour here.
   const auto elements = [](const PlaneView& v) {
     return static_cast<uint64_t>(v.n) * static_cast<uint64_t>(v.c) * static_cast<uint64_t>(v.h) *
            static_cast<uint64_t>(v.w);
   };
-  return (elements(grad) + elements(result)) * DTypeSize(dtype);
+  return (elements(source) + elements(result)) * DTypeSize(dtype);
 }
 
 int ThreadCountFor(uint64_t traffic_bytes) {
@@ -292,34 +331,39 @@ int ThreadCountFor(uint64_t traffic_bytes) {
   return static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(cores), useful));
 }
 
-Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
-               BackwardAxis axis_w, int num_threads, PassOrder order) {
+Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   Plan plan;
-  plan.dtype = dtype;
-  plan.grad = grad;
-  plan.result = result;
-  plan.axis_h = std::move(axis_h);
-  plan.axis_w = std::move(axis_w);
-  if (result.n == 0 || result.c == 0) return plan;  // empty problem: no tasks, no workspace
+  plan.problem = std::move(problem);
+  const ResampleProblem& p = plan.problem;
+  CpuSchedule& schedule = plan.schedule;
+  if (p.empty()) return plan;  // no tasks, no workspace
   num_threads = std::max(num_threads, 1);
 
-  plan.layout = ChooseLayout(grad, result);
+  schedule.layout = ChooseLayout(p.source, p.result);
   int64_t w_row_steps = 0;  // planar only: channels-last W passes step over whole C-vectors
-  if (plan.layout == Layout::kChannelsLast) {
-    plan.channel_block = ChooseChannelBlock(result.c, std::max(result.w, grad.w));
+  if (schedule.layout == Layout::kChannelsLast) {
+    schedule.channel_block = ChooseChannelBlock(p.result.c, std::max(p.result.w, p.source.w));
   } else {
-    w_row_steps = ChooseWidthForm(&plan);
+    w_row_steps = ChooseWidthForm(p, &schedule);
   }
-  plan.h_pass_first = ChoosePassOrder(plan, order, w_row_steps);
-  if (plan.layout == Layout::kChannelsLast && plan.h_pass_first) {
-    plan.pair_h_rows = ShouldPairHeightRows(plan);
-    plan.stream_result = ShouldStreamResult(plan);
+  schedule.h_pass_first = ChoosePassOrder(p, schedule.layout, order, w_row_steps);
+  schedule.planar_path = ChoosePlanarPath(p, schedule.h_pass_first);
+  ChooseInPlaceRows(p, &schedule);
+  if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) {
+    schedule.pair_h_rows = ShouldPairHeightRows(p, schedule);
+    schedule.stream_result = ShouldStreamResult(p);
   }
-  const int64_t units = CountUnits(plan);
-  plan.bands = PlanBands(plan, units, num_threads);
-  SizeScratch(&plan);
-  SizeWorkspace(&plan, units, num_threads);
+  const int64_t units = CountUnits(p, schedule);
+  schedule.bands = PlanBands(p, schedule, units, num_threads);
+  schedule.scratch = SizeScratch(p, schedule);
+  SizeWorkspace(&schedule, units, num_threads);
   return plan;
+}
+
+Plan BuildPlan(DType dtype, const PlaneView& source, const PlaneView& result, AxisRuns axis_h,
+               AxisRuns axis_w, int num_threads, PassOrder order) {
+  return BuildPlan(ResampleProblem{dtype, source, result, std::move(axis_h), std::move(axis_w)},
+                   num_threads, order);
 }
 
 }  // namespace aclnn_upsample

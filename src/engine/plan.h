@@ -1,6 +1,7 @@
-// A plan is everything phase 2 needs, as plain data: where the two tensors live, the two
-// backward axes, how the work is cut into independent tasks and how much workspace each
-// worker slot owns. BuildPlan runs in phase 1; Execute (execute.h) only follows the plan.
+// A plan is everything phase 2 needs, as plain data, in two parts: the problem (what to compute:
+// the two tensors and the two 1-D matrices, backend-neutral) and this CPU engine's schedule
+// (how: layout, pass order, vector forms, bands, scratch and slots). BuildPlan runs in phase 1;
+// Execute (execute.h) only follows the plan.
 #ifndef ACLNN_UPSAMPLE_ENGINE_PLAN_H_
 #define ACLNN_UPSAMPLE_ENGINE_PLAN_H_
 
@@ -22,34 +23,75 @@ struct PlaneView {
 
 // How the two separable passes are laid over memory.
 enum class Layout : uint8_t {
-  // Per (n, c) plane: W pass row by row into an H_out x W_in tile, then H pass row by row.
+  // Per (n, c) plane: a W pass row by row and an H pass row by row (PlanarPath says in which
+  // order, through which scratch).
   kPlanar,
   // Channels contiguous in both tensors: both passes combine whole C-vectors.
   kChannelsLast,
 };
 
-// One task: a band of result rows [in_row_begin, in_row_end) of one plane (planar) or of one
-// image and channel block (channels-last), needing gradOut rows [out_row_begin, out_row_end).
-struct RowBand {
-  int32_t in_row_begin, in_row_end;
-  int32_t out_row_begin, out_row_end;
+// The planar passes, in the order they run.
+enum class PlanarPath : uint8_t {
+  kWidthOnly,    // H is the identity: each result row is the W pass of its source row
+  kWidthFirst,   // W pass into a (source rows x result width) tile, then the H pass
+  kHeightFirst,  // H pass a row group at a time, then the W pass of the group
 };
 
-struct Plan {
+// One task: a band of result rows [result_row_begin, result_row_end) of one plane (planar) or
+// of one image and channel block (channels-last), needing source rows
+// [source_row_begin, source_row_end).
+struct RowBand {
+  int32_t result_row_begin, result_row_end;
+  int32_t source_row_begin, source_row_end;
+};
+
+// What to compute, whatever computes it: the tensor read (gradOut for a backward operator, the
+// image for a forward one), the tensor written, their dtype, and the two 1-D matrices as gather
+// runs. A backend that is not this CPU engine would take this and make its own schedule.
+struct ResampleProblem {
   DType dtype = DType::kFloat32;
+  PlaneView source;
+  PlaneView result;
+  AxisRuns axis_h;
+  AxisRuns axis_w;
+
+  bool empty() const { return result.n == 0 || result.c == 0; }
+};
+
+// A slot's scratch, in floats, as three consecutive buffers, each a whole number of cache lines:
+// the intermediate tile, source rows converted to float, and result rows in float before
+// conversion.
+struct ScratchLayout {
+  size_t tile_floats = 0;
+  size_t source_floats = 0;
+  size_t result_floats = 0;
+  size_t slot_floats() const { return tile_floats + source_floats + result_floats; }
+};
+
+// How this CPU engine computes a problem: every choice phase 2 follows, made once here so that
+// execute.cc never decides anything of its own (and the scratch sized here is the scratch it
+// uses: a debug build checks every access against this layout). Chosen from the shapes alone,
+// never the thread count, except the bands and slots, which change no rounding.
+struct CpuSchedule {
   Layout layout = Layout::kPlanar;
-  // Which pass runs first. W first keeps an H_out x W_in intermediate; H first an H_in x W_out
-  // one. Chosen from the shapes alone (never the thread count), by fewer vector steps.
+  // Which pass runs first. W first keeps a (source rows x result width) intermediate; H first a
+  // (result rows x source width) one. The cheaper by vector steps.
   bool h_pass_first = false;
-  PlaneView grad;    // gradOut: (N, C, H_out, W_out)
-  PlaneView result;  // out:     (N, C, H_in, W_in)
-  BackwardAxis axis_h;
-  BackwardAxis axis_w;
-  UniformInterior axis_w_uniform;    // planar W pass: the vectorised interior, if uniform
-  PeriodicInterior axis_w_periodic;  // planar W pass: else the vectorised periodic interior
-  BlockedAxis axis_w_blocked;        // planar W pass: vectorised form otherwise (may be empty)
-  std::vector<RowBand> bands;        // the row bands of one plane, in order
-  int64_t channel_block = 1;         // channels-last: channels per task
+  PlanarPath planar_path = PlanarPath::kWidthFirst;  // planar only
+  UniformInterior w_uniform;    // planar W pass: the vectorised interior, if uniform
+  PeriodicInterior w_periodic;  // planar W pass: else the vectorised periodic interior
+  BlockedAxis w_blocked;        // planar W pass: vectorised form otherwise (may be empty)
+  // Where rows are read and written without a copy through scratch:
+  bool source_rows_float_in_place = false;   // float32 source rows with unit column stride
+  bool source_rows_native_in_place = false;  // source rows of any dtype with unit column stride,
+                                             // converted in registers (the planar H-first pass)
+  bool result_rows_float_in_place = false;   // float32 result rows with unit column stride
+  // Channels-last: a task's pixels are back to back in a row (all channels, no padding), so a
+  // whole row converts or stores as one vector.
+  bool source_pixels_dense = false;
+  bool result_pixels_dense = false;
+  std::vector<RowBand> bands;  // the row bands of one plane, in order
+  int64_t channel_block = 1;   // channels-last: channels per task
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
   // float32 results written by the channels-last W pass bypass the caches (kernels.h,
@@ -57,15 +99,15 @@ struct Plan {
   bool stream_result = false;
   int64_t num_tasks = 0;  // planes (or image x channel block) x bands
   int num_slots = 1;      // worker slots, each with its own scratch
-  // Scratch per slot, in floats: the intermediate tile, source rows converted to float, and
-  // result rows in float before conversion.
-  size_t tile_floats = 0;
-  size_t source_floats = 0;
-  size_t result_floats = 0;
-  size_t slot_floats = 0;
+  ScratchLayout scratch;
   uint64_t workspace_bytes = 0;
+};
 
-  bool empty() const { return num_tasks == 0; }
+struct Plan {
+  ResampleProblem problem;
+  CpuSchedule schedule;
+
+  bool empty() const { return schedule.num_tasks == 0; }
 };
 
 // Which pass goes first: the cheaper (the library's choice), or forced (for tests and
@@ -73,14 +115,17 @@ struct Plan {
 // passes are skipped instead.
 enum class PassOrder : uint8_t { kCheapest, kWidthFirst, kHeightFirst };
 
-// Builds the plan; `num_threads` is the parallelism phase 2 will use (>= 1).
-Plan BuildPlan(DType dtype, const PlaneView& grad, const PlaneView& result, BackwardAxis axis_h,
-               BackwardAxis axis_w, int num_threads, PassOrder order = PassOrder::kCheapest);
+// Schedules `problem` for this CPU; `num_threads` is the parallelism phase 2 will use (>= 1).
+Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order = PassOrder::kCheapest);
 
-// Bytes a problem moves: gradOut read once plus the result written once.
-uint64_t TrafficBytes(const PlaneView& grad, const PlaneView& result, DType dtype);
+// The same from its parts.
+Plan BuildPlan(DType dtype, const PlaneView& source, const PlaneView& result, AxisRuns axis_h,
+               AxisRuns axis_w, int num_threads, PassOrder order = PassOrder::kCheapest);
 
-// The number of threads to run a problem that moves `traffic_bytes` (gradOut read plus result
+// Bytes a problem moves: the source read once plus the result written once.
+uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dtype);
+
+// The number of threads to run a problem that moves `traffic_bytes` (source read plus result
 // written) with: the embedding's SetThreadCountOverride if set (engine/thread_control.h), else
 // ACLNN_UPSAMPLE_NUM_THREADS if set to a positive integer, honoured exactly;
 // else the cores this process may use (an external team's size where one is set), but no more
@@ -93,7 +138,7 @@ int ThreadCountFor(uint64_t traffic_bytes);
 // 20-25 % faster.
 inline constexpr uint64_t kMinBytesPerThread = uint64_t{512} << 10;
 
-// Traffic (gradOut read plus result written) above which a result is written with streaming
+// Traffic (source read plus result written) above which a result is written with streaming
 // stores, skipping the read-for-ownership of every result line: a sixth of a channels-last 2x
 // backward's traffic, a quarter of a 1.5x one's. The cost would be a next reader that finds the
 // result in cache no longer; on the development VM (32 MiB L3) a sum over the result right after

@@ -1,5 +1,4 @@
-// The H pass (and both passes of channels-last tensors): a result row is a weighted sum of
-// whole source rows, vectorised along the row.
+// The H pass: a result row is a weighted sum of whole source rows, vectorised along the row.
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
@@ -49,31 +48,6 @@ void CombineRowPairFromImpl(DType dtype, float* HWY_RESTRICT dst0, float* HWY_RE
   }
 }
 
-void CombinePixelRunsImpl(const GatherAxis& axis, size_t channels, const float* src,
-                          ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
-                          ResultStores stores) {
-  const hn::ScalableTag<float> d;
-  const size_t vector_bytes = hn::Lanes(d) * sizeof(float);
-  // Streaming needs every pixel to start on a vector boundary and to be whole vectors; a
-  // line written partly streamed and partly cached would cost more than either.
-  const bool streamed = stores == ResultStores::kStreamed && channels % hn::Lanes(d) == 0 &&
-                        reinterpret_cast<uintptr_t>(dst) % vector_bytes == 0 &&
-                        static_cast<size_t>(dst_pixel_stride) * sizeof(float) % vector_bytes == 0;
-  for (size_t i = 0; i < axis.length; ++i) {
-    const int32_t begin = axis.offset[i];
-    const int32_t count = axis.offset[i + 1] - begin;
-    const float* first = count > 0 ? src + axis.first[i] * src_pixel_stride : src;
-    float* pixel = dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
-    if (streamed) {
-      Combine<DType::kFloat32>(StreamingSink{pixel}, channels, first, src_pixel_stride,
-                               axis.weights + begin, static_cast<size_t>(count));
-    } else {
-      CombineInto<DType::kFloat32>(pixel, channels, first, src_pixel_stride, axis.weights + begin,
-                                   static_cast<size_t>(count));
-    }
-  }
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace aclnn_upsample
@@ -86,7 +60,6 @@ namespace kernels {
 HWY_EXPORT(CombineRowsImpl);
 HWY_EXPORT(CombineRowsFromImpl);
 HWY_EXPORT(CombineRowPairFromImpl);
-HWY_EXPORT(CombinePixelRunsImpl);
 
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count) {
@@ -103,13 +76,6 @@ void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const v
                         const float* weights1, size_t count1) {
   HWY_DYNAMIC_DISPATCH(CombineRowPairFromImpl)
   (dtype, dst0, dst1, n, src, src_stride, weights0, count0, shift1, weights1, count1);
-}
-
-void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
-                      ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
-                      ResultStores stores) {
-  HWY_DYNAMIC_DISPATCH(CombinePixelRunsImpl)
-  (axis, channels, src, src_pixel_stride, dst, dst_pixel_stride, stores);
 }
 
 }  // namespace kernels

@@ -60,8 +60,8 @@ HWY_INLINE void GatherExact(const GatherAxis& axis, const float* HWY_RESTRICT sr
                             float* HWY_RESTRICT dst, size_t from, size_t to,
                             Columns column = Columns()) {
   for (size_t i = from; i < to; ++i) {
-    const int32_t begin = axis.offset[i];
-    const int32_t count = axis.offset[i + 1] - begin;
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
     const size_t x = static_cast<size_t>(count > 0 ? axis.first[i] : 0);
     const float* w = axis.weights + begin;
     float acc = count > 0 ? w[0] * src[column(x)] : 0.0f;
@@ -108,8 +108,8 @@ HWY_NOINLINE void GatherExactRows(const GatherAxis& axis, size_t rows, const flo
                                   size_t from, size_t to, Columns column) {
   constexpr int32_t kMaxTaps = 16;
   for (size_t i = from; i < to; ++i) {
-    const int32_t begin = axis.offset[i];
-    const int32_t count = axis.offset[i + 1] - begin;
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
     float* dst_column = dst + i;
     if (count == 0) {
       for (size_t row = 0; row < rows; ++row)
@@ -163,7 +163,7 @@ HWY_INLINE void LoadPhases(D d, const float* HWY_RESTRICT p, V& v0, V& v1, V& v2
 }
 
 // The uniform form, for an interior where element i is
-// sum_k weights[k] * src[stride * i + offset + k]. From base = src + stride * i + offset, tap k
+// sum_k weights[k] * src[stride * i + shift + k]. From base = src + stride * i + shift, tap k
 // is phase k % stride of the de-interleaved load at base + stride * (k / stride), so with the
 // stride and tap count known at compile time every load, phase and weight is fixed and the
 // loop unrolls. Operations match GatherExact's, so vectors may overlap and any element may be
@@ -184,16 +184,16 @@ HWY_INLINE void UniformVector(D d, const float* HWY_RESTRICT base,
 }
 
 // The elements [first, last) of the uniform interior whose vector loads stay inside the row:
-// stride * i + offset >= 0 and stride * (i + lanes + kLoads - 1) + offset <= source_length for
+// stride * i + shift >= 0 and stride * (i + lanes + kLoads - 1) + shift <= source_length for
 // the last element i. Empty (last - first < lanes) when no whole vector fits.
 template <int kStride, int kTaps>
 HWY_INLINE std::pair<int64_t, int64_t> VectorSpan(const GatherAxis& axis) {
   constexpr int64_t kLoads = (kTaps + kStride - 1) / kStride;
-  const int64_t offset = axis.uniform_offset;
-  const int64_t first = std::max<int64_t>(axis.uniform_begin, (-offset + kStride - 1) / kStride);
+  const int64_t shift = axis.uniform_shift;
+  const int64_t first = std::max<int64_t>(axis.uniform_begin, (-shift + kStride - 1) / kStride);
   const int64_t last = std::min<int64_t>(
       axis.uniform_end,
-      (static_cast<int64_t>(axis.source_length) - offset) / kStride - (kLoads - 1));
+      (static_cast<int64_t>(axis.source_length) - shift) / kStride - (kLoads - 1));
   return {first, last};
 }
 
@@ -228,19 +228,19 @@ void GatherUniformRows(const GatherAxis& axis, size_t rows, const float* src, pt
                        float* dst, ptrdiff_t dst_stride) {
   static_assert(kTaps >= 1 && kStride >= 1 && kStride <= kMaxUniformStride, "");
   const hn::ScalableTag<float> d;
-  const int64_t offset = axis.uniform_offset;
+  const int64_t shift = axis.uniform_shift;
   float weights[kTaps];  // a local, so the compiler knows the stores to dst cannot change it
   for (int k = 0; k < kTaps; ++k) weights[k] = axis.uniform_weights[k];
   GatherUniform<kStride, kTaps>(
       axis, rows, src, src_stride, dst, dst_stride, NaturalColumns(),
       [&](const float* HWY_RESTRICT src_row, float* HWY_RESTRICT dst_row, int64_t i) {
-        UniformVector<kStride, kTaps>(d, src_row + kStride * i + offset, weights, dst_row + i);
+        UniformVector<kStride, kTaps>(d, src_row + kStride * i + shift, weights, dst_row + i);
       });
 }
 
 // The uniform form over rows stored split by phase (RowSink<kStride>): tap k of element i is
-// column kStride * i + offset + k, that is phase (offset + k) mod kStride at index i +
-// floor((offset + k) / kStride), so every tap is one unaligned load and no shuffles remain.
+// column kStride * i + shift + k, that is phase (shift + k) mod kStride at index i +
+// floor((shift + k) / kStride), so every tap is one unaligned load and no shuffles remain.
 // Operations match GatherExact's, as in UniformVector.
 template <int kStride, int kTaps>
 void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* src,
@@ -253,7 +253,7 @@ void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* sr
   int64_t tap_index[kTaps];
   for (int k = 0; k < kTaps; ++k) {
     weights[k] = axis.uniform_weights[k];
-    const int64_t column = axis.uniform_offset + k;
+    const int64_t column = axis.uniform_shift + k;
     const int64_t phase = column & (kStride - 1);  // two's complement: the floor's remainder
     tap_index[k] = phase * static_cast<int64_t>(phase_length) + (column - phase) / kStride;
   }
@@ -521,7 +521,7 @@ class SourcePrefetcher {
                                                               bytes_per_row)) {
     // The band's last source row: nothing past it is touched.
     for (size_t i = row_end; i-- > row_begin;) {
-      const int32_t count = runs.offset[i + 1] - runs.offset[i];
+      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
       if (count > 0) {
         last_row_ = runs.first[i] + count - 1;
         break;
@@ -567,12 +567,12 @@ void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row
     const size_t group = std::min(kRowGroup, row_end - group_begin);
     for (size_t r = 0; r < group; ++r) {
       const size_t i = group_begin + r;
-      const int32_t count = runs.offset[i + 1] - runs.offset[i];
+      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
       if (count > 0) prefetcher.Ahead(runs.first[i] + count - 1);
       const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
       combine(scratch + r * row_floats, phase_length, n,
               static_cast<const char*>(src) + row * row_bytes, src_stride,
-              runs.weights + runs.offset[i], static_cast<size_t>(count));
+              runs.weights + runs.weight_offset[i], static_cast<size_t>(count));
     }
     float* out = dst + static_cast<ptrdiff_t>(group_begin - row_begin) * dst_stride;
     if (split_rows != nullptr) {

@@ -1,9 +1,10 @@
 // The arithmetic of the two separable passes, one kernel family per file, vectorised with
 // Highway and dispatched at run time to the best target the CPU supports (the portable targets
 // are always built and tested):
-//   combine_rows.cc  a row is a weighted sum of whole rows (the H pass; channels-last passes)
+//   combine_rows.cc  a row is a weighted sum of whole rows (the H pass)
 //   gather_rows.cc   each element gathers a short run of its row (the planar W pass, and the
 //                    planar H-first row group that feeds it)
+//   gather_pixels.cc each pixel gathers a run of whole C-vectors (the channels-last W pass)
 //   convert.cc       float16 / bfloat16 / float32 rows to and from float32 scratch
 //
 // Determinism: an output element is computed by the same operations wherever it lies in a row
@@ -48,14 +49,14 @@ inline constexpr int32_t kMaxUniformTaps = 16;
 inline constexpr int32_t kMaxPeriodicTaps = 8;
 
 // One axis of the W pass, as pointers into plan data.
-//  - Exact runs: element i is sum_k weights[offset[i] + k] * src[first[i] + k].
+//  - Exact runs: element i is sum_k weights[weight_offset[i] + k] * src[first[i] + k].
 //  - Optionally the same matrix cut into blocks of `block_lanes` consecutive elements, each a
 //    dense window of source columns: block b reads src[window_begin[b] + j] for
 //    j < (block_offset[b+1] - block_offset[b]) / block_lanes, with lane weights
 //    block_weights[block_offset[b] + j * block_lanes + lane] (0 outside an element's run).
 //    One broadcast-FMA then serves a whole vector of elements.
 //  - Optionally a uniform interior: for begin <= i < end, element i is
-//    sum_{k < count} uniform_weights[k] * src[stride * i + uniform_offset + k] (the same runs,
+//    sum_{k < count} uniform_weights[k] * src[stride * i + uniform_shift + k] (the same runs,
 //    written once), with stride 1 to kMaxUniformStride and at most kMaxUniformTaps taps.
 //  - Optionally a periodic interior, for vectors of exactly periodic_lanes elements: vector m
 //    covers elements periodic_begin + m * lanes + l (l < lanes, m < periodic_vectors) and reads
@@ -66,11 +67,11 @@ struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
   const int32_t* first = nullptr;
-  const int32_t* offset = nullptr;
+  const int32_t* weight_offset = nullptr;
   const float* weights = nullptr;
   int32_t uniform_stride = 0;  // 0: no uniform interior
   int32_t uniform_begin = 0, uniform_end = 0;
-  int32_t uniform_offset = 0, uniform_count = 0;
+  int32_t uniform_shift = 0, uniform_count = 0;
   const float* uniform_weights = nullptr;
   int32_t periodic_lanes = 0;  // 0: no periodic interior
   int32_t periodic_begin = 0, periodic_vectors = 0;
@@ -102,10 +103,10 @@ inline constexpr size_t kRowGroup = 8;
 inline constexpr size_t GroupRowFloats(size_t n) { return (n + 3) / 4 * 4; }
 
 // The H runs of a planar pass, as pointers into plan data: result row i combines source rows
-// first[i] .. first[i] + count - 1 with weights[offset[i] .. offset[i + 1]).
+// first[i] .. first[i] + count - 1 with weights[weight_offset[i] .. weight_offset[i + 1]).
 struct RowRuns {
   const int32_t* first = nullptr;
-  const int32_t* offset = nullptr;
+  const int32_t* weight_offset = nullptr;
   const float* weights = nullptr;
 };
 
@@ -128,11 +129,12 @@ void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end
 // is handed to another thread, call FlushStreamedStores.
 enum class ResultStores { kCached, kStreamed };
 
-// The W pass of a channels-last row: pixel i of dst (channels floats at dst + i *
-// dst_pixel_stride) = sum_k weights[offset[i] + k] * pixel first[i] + k of src.
-void CombinePixelRuns(const GatherAxis& axis, size_t channels, const float* src,
-                      ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
-                      ResultStores stores = ResultStores::kCached);
+// The W pass of a channels-last row (gather_pixels.cc): pixel i of dst (channels floats at dst +
+// i * dst_pixel_stride) = sum_k weights[weight_offset[i] + k] * pixel first[i] + k of src, whole
+// C-vectors at a time.
+void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
+                  ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
+                  ResultStores stores = ResultStores::kCached);
 
 // Orders this thread's streamed stores before its later stores (an sfence on x86), so a thread
 // that synchronises with it afterwards sees the streamed values.

@@ -16,7 +16,7 @@ namespace aclnn_upsample {
 
 // A random banded matrix in backward (gather) form, with its blocked layout for this target.
 struct RandomAxis {
-  BackwardAxis exact;
+  AxisRuns exact;
   BlockedAxis blocked;
   kernels::GatherAxis View(bool use_blocks) const {
     return MakeGatherAxis(exact, nullptr, use_blocks ? &blocked : nullptr);

@@ -32,7 +32,7 @@ aclnnStatus PlanOperator(const aclnn_upsample_operator& op, const Problem& probl
     made->plan = BuildPlan(problem.dtype, problem.source, problem.result,
                            forward ? AsGather(axis_h) : Transpose(axis_h),
                            forward ? AsGather(axis_w) : Transpose(axis_w), ThreadCountFor(traffic));
-    const uint64_t bytes = made->plan.workspace_bytes;
+    const uint64_t bytes = made->plan.schedule.workspace_bytes;
     aclOpExecutor* handle = RegisterExecutor(std::move(made));
     *workspace_size = bytes;
     *executor = handle;
@@ -77,14 +77,14 @@ aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint
                 std::string("one made by ") + executor->op_name + "GetWorkspaceSize");
   }
   const Plan& plan = executor->plan;
-  if (workspace_size < plan.workspace_bytes) {
+  if (workspace_size < plan.schedule.workspace_bytes) {
     return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "workspaceSize",
-                "at least the " + std::to_string(plan.workspace_bytes) + " bytes reported",
+                "at least the " + std::to_string(plan.schedule.workspace_bytes) + " bytes reported",
                 std::to_string(workspace_size));
   }
-  if (workspace == nullptr && plan.workspace_bytes > 0) {
+  if (workspace == nullptr && plan.schedule.workspace_bytes > 0) {
     return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "workspace",
-                "a buffer of " + std::to_string(plan.workspace_bytes) + " bytes", "nullptr");
+                "a buffer of " + std::to_string(plan.schedule.workspace_bytes) + " bytes", "nullptr");
   }
   Execute(plan, workspace);
   return ACLNN_SUCCESS;

@@ -1,0 +1,63 @@
+// The channels-last W pass: each result pixel gathers a run of source pixels, whole C-vectors at
+// a time (kernels.h, GatherPixels), optionally with streaming stores.
+#include <cstdint>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/gather_pixels.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+#include "kernels/combine-inl.h"
+#include "kernels/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace aclnn_upsample {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
+                      ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
+                      ResultStores stores) {
+  const hn::ScalableTag<float> d;
+  const size_t vector_bytes = hn::Lanes(d) * sizeof(float);
+  // Streaming needs every pixel to start on a vector boundary and to be whole vectors; a
+  // line written partly streamed and partly cached would cost more than either.
+  const bool streamed = stores == ResultStores::kStreamed && channels % hn::Lanes(d) == 0 &&
+                        reinterpret_cast<uintptr_t>(dst) % vector_bytes == 0 &&
+                        static_cast<size_t>(dst_pixel_stride) * sizeof(float) % vector_bytes == 0;
+  for (size_t i = 0; i < axis.length; ++i) {
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
+    const float* first = count > 0 ? src + axis.first[i] * src_pixel_stride : src;
+    float* pixel = dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
+    if (streamed) {
+      Combine<DType::kFloat32>(StreamingSink{pixel}, channels, first, src_pixel_stride,
+                               axis.weights + begin, static_cast<size_t>(count));
+    } else {
+      CombineInto<DType::kFloat32>(pixel, channels, first, src_pixel_stride, axis.weights + begin,
+                                   static_cast<size_t>(count));
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace aclnn_upsample
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace aclnn_upsample {
+namespace kernels {
+
+HWY_EXPORT(GatherPixelsImpl);
+
+void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
+                  ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
+                  ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(GatherPixelsImpl)
+  (axis, channels, src, src_pixel_stride, dst, dst_pixel_stride, stores);
+}
+
+}  // namespace kernels
+}  // namespace aclnn_upsample
+#endif  // HWY_ONCE
