@@ -1,0 +1,753 @@
+// Error paths of the forward operators (every forward row of the operator table), one entry per
+// check of src/ops/common/validation.cc (#1-#13) and operator_rules.cc (#14-#16), plus phase 2.
+// Every failing call is checked three ways: the exact status, a message from
+// aclGetRecentErrMsg() that names the operator and the parameter (and the offending value), and
+// both tensors' storage left byte for byte as it was. Then, for all rows of the table (forward
+// and backward), that each flag of the row is what its operator does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
+#include "support/test_tensors.h"
+
+namespace {
+
+constexpr uint8_t kSentinel = 0xA5;
+constexpr int64_t kBig = (int64_t{1} << 20) + 1;  // the first size over the limit
+// Real memory backs at most this many elements; larger storage is metadata for checks that
+// must fail before any data is looked at.
+constexpr int64_t kMaxBackedElements = int64_t{1} << 22;
+
+size_t ElementSize(aclDataType dtype) {
+  return dtype == ACL_FLOAT16 || dtype == ACL_BF16 ? 2 : dtype == ACL_DOUBLE ? 8 : 4;
+}
+
+struct TensorSpec {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;  // empty: contiguous row-major (aclCreateTensor's default)
+  int64_t offset = 0;
+  std::vector<int64_t> storage;  // empty: the product of dims
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCHW;
+  bool null_data = false;
+
+  int64_t StorageElements() const {
+    int64_t product = 1;
+    for (int64_t d : storage.empty() ? dims : storage) product *= std::max<int64_t>(d, 0);
+    return product;
+  }
+};
+
+// One phase-1 call of any row. Sizes are given in the format's axis order.
+struct Call {
+  TensorSpec source, out;
+  std::vector<int64_t> output_size;
+  std::vector<int64_t> input_size;  // passed to backward rows only
+  bool align_corners = false;
+  double scales_h = 0.0, scales_w = 0.0;
+  // Which pointer parameter to pass as nullptr: 0 source, 1 outputSize, 2 out, 3 workspaceSize,
+  // 4 executor; -1 none.
+  int null_parameter = -1;
+  // >= 0: the source's data lives inside out's buffer, this many elements in (and the reverse).
+  int64_t source_inside_out_at = -1;
+  int64_t out_inside_source_at = -1;
+};
+
+std::vector<int64_t> InFormat(aclFormat format, int64_t n, int64_t c, int64_t h, int64_t w) {
+  return format == ACL_FORMAT_NHWC ? std::vector<int64_t>{n, h, w, c}
+                                   : std::vector<int64_t>{n, c, h, w};
+}
+
+// A valid call of `op` resizing (n, c, in_h, in_w) to outputSize (out_h, out_w).
+Call ValidCall(const aclnn_upsample_operator& op, aclFormat format = ACL_FORMAT_NCHW, int64_t n = 1,
+               int64_t c = 1, int64_t in_h = 2, int64_t in_w = 2, int64_t out_h = 4,
+               int64_t out_w = 4) {
+  const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
+  const std::vector<int64_t> image = InFormat(format, n, c, in_h, in_w);
+  const std::vector<int64_t> resized = InFormat(format, n, c, out_h, out_w);
+  Call call;
+  call.source.dims = forward ? image : resized;
+  call.out.dims = forward ? resized : image;
+  call.source.format = call.out.format = format;
+  call.output_size = {out_h, out_w};
+  call.input_size = image;
+  return call;
+}
+
+// Builds the tensors and buffers of a Call, runs phase 1 (and phase 2 on request).
+class Invocation {
+ public:
+  Invocation(const aclnn_upsample_operator& op, const Call& call) : op_(op), call_(call) {
+    const size_t source_elem = ElementSize(call.source.dtype);
+    const size_t out_elem = ElementSize(call.out.dtype);
+    int64_t out_elements = std::min(call.out.StorageElements(), kMaxBackedElements);
+    const int64_t source_elements = std::min(call.source.StorageElements(), kMaxBackedElements);
+    if (call.source_inside_out_at >= 0) {
+      out_elements = std::max(out_elements, call.source_inside_out_at + source_elements);
+    }
+    out_buffer_.assign(std::max<int64_t>(out_elements, 1) * out_elem, kSentinel);
+    int64_t source_total = source_elements;
+    if (call.out_inside_source_at >= 0) {
+      source_total = std::max(source_total, call.out_inside_source_at + out_elements);
+    }
+    // Finite values (0x3F3F... is about 0.75 as FLOAT32) so that a run that should happen can.
+    source_buffer_.assign(std::max<int64_t>(source_total, 1) * source_elem, 0x3F);
+    void* source_data = call.source_inside_out_at >= 0
+                            ? out_buffer_.data() + call.source_inside_out_at * source_elem
+                            : source_buffer_.data();
+    void* out_data = call.out_inside_source_at >= 0
+                         ? source_buffer_.data() + call.out_inside_source_at * out_elem
+                         : out_buffer_.data();
+    source_ = MakeTensor(call.source, call.source.null_data ? nullptr : source_data);
+    out_ = MakeTensor(call.out, call.out.null_data ? nullptr : out_data);
+    output_size_ = aclCreateIntArray(call.output_size.data(), call.output_size.size());
+    input_size_ = aclCreateIntArray(call.input_size.data(), call.input_size.size());
+    out_snapshot_ = out_buffer_;
+    source_snapshot_ = source_buffer_;
+  }
+
+  ~Invocation() {
+    // A single-use executor that phase 2 never consumed is still registered.
+    if (executor_ != nullptr && !consumed_) aclDestroyAclOpExecutor(executor_);
+    aclDestroyTensor(source_);
+    aclDestroyTensor(out_);
+    aclDestroyIntArray(output_size_);
+    aclDestroyIntArray(input_size_);
+  }
+
+  aclnnStatus Phase1() {
+    const int null = call_.null_parameter;
+    const bool forward = op_.direction == ACLNN_UPSAMPLE_FORWARD;
+    return op_.get_workspace_size(null == 0 ? nullptr : source_, null == 1 ? nullptr : output_size_,
+                                  forward ? nullptr : input_size_, call_.align_corners,
+                                  call_.scales_h, call_.scales_w, null == 2 ? nullptr : out_,
+                                  null == 3 ? nullptr : &workspace_size_,
+                                  null == 4 ? nullptr : &executor_);
+  }
+
+  // Phase 2 of `runner` (this row by default) with a workspace of `size` bytes.
+  aclnnStatus Phase2(uint64_t size, bool null_workspace = false,
+                     const aclnn_upsample_operator* runner = nullptr) {
+    workspace_.assign(size, 0);
+    consumed_ = true;  // single-use executors are consumed whether the run succeeds or fails
+    return (runner ? runner : &op_)
+        ->run(null_workspace ? nullptr : workspace_.data(), size, executor_, nullptr);
+  }
+
+  bool Untouched() const {
+    return out_buffer_ == out_snapshot_ && source_buffer_ == source_snapshot_;
+  }
+  uint64_t workspace_size() const { return workspace_size_; }
+  aclOpExecutor* executor() const { return executor_; }
+
+ private:
+  static aclTensor* MakeTensor(const TensorSpec& spec, void* data) {
+    const std::vector<int64_t>& storage = spec.storage.empty() ? spec.dims : spec.storage;
+    return aclCreateTensor(spec.dims.data(), spec.dims.size(), spec.dtype,
+                           spec.strides.empty() ? nullptr : spec.strides.data(), spec.offset,
+                           spec.format, storage.data(), storage.size(), data);
+  }
+
+  const aclnn_upsample_operator& op_;
+  Call call_;
+  std::vector<uint8_t> source_buffer_, out_buffer_, out_snapshot_, source_snapshot_, workspace_;
+  aclTensor* source_ = nullptr;
+  aclTensor* out_ = nullptr;
+  aclIntArray* output_size_ = nullptr;
+  aclIntArray* input_size_ = nullptr;
+  uint64_t workspace_size_ = 0;
+  aclOpExecutor* executor_ = nullptr;
+  bool consumed_ = false;
+};
+
+std::string RecentMessage() {
+  const char* message = aclGetRecentErrMsg();
+  return message == nullptr ? "<null>" : message;
+}
+
+// "{source}" in a fragment stands for the row's name of the tensor it reads.
+std::string Expand(const std::string& fragment, const aclnn_upsample_operator& op) {
+  const std::string key = "{source}";
+  std::string text = fragment;
+  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key)) {
+    text.replace(at, key.size(), op.source_name);
+  }
+  return text;
+}
+
+void ExpectFailure(const aclnn_upsample_operator& op, const Invocation& invocation,
+                   aclnnStatus status, aclnnStatus expected,
+                   const std::vector<std::string>& fragments) {
+  EXPECT_EQ(status, expected);
+  const std::string message = RecentMessage();
+  // "<operator>: <parameter>: expected ..., got ...": the operator first, then the parameter.
+  EXPECT_EQ(message.rfind(std::string(op.name) + ": ", 0), 0u) << "message: " << message;
+  EXPECT_NE(message.find("expected"), std::string::npos) << "message: " << message;
+  for (const std::string& fragment : fragments) {
+    const std::string wanted = Expand(fragment, op);
+    EXPECT_NE(message.find(wanted), std::string::npos)
+        << "missing \"" << wanted << "\" in message: " << message;
+  }
+  EXPECT_TRUE(invocation.Untouched()) << "a failing call wrote to a tensor";
+}
+
+std::vector<const aclnn_upsample_operator*> ForwardRows() {
+  return support::OperatorsOf(ACLNN_UPSAMPLE_FORWARD);
+}
+
+std::vector<const aclnn_upsample_operator*> AllRows() {
+  std::vector<const aclnn_upsample_operator*> rows;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    rows.push_back(aclnn_upsample_operator_at(i));
+  }
+  return rows;
+}
+
+// One error row: how it changes the valid default call (a 2x2 -> 4x4 NCHW FLOAT32 resize),
+// which rows of the table it applies to, and what the failure must say.
+struct ErrorRow {
+  const char* check;
+  std::function<bool(const aclnn_upsample_operator&)> applies;
+  std::function<void(const aclnn_upsample_operator&, Call*)> change;
+  aclnnStatus status;
+  std::vector<std::string> fragments;
+};
+
+bool Always(const aclnn_upsample_operator&) { return true; }
+
+// The other format the row accepts besides NCHW, and one it does not.
+aclFormat AcceptedOtherFormat(const aclnn_upsample_operator& op) {
+  return op.accepts_nhwc ? ACL_FORMAT_NHWC : ACL_FORMAT_ND;
+}
+
+const std::vector<ErrorRow>& ForwardErrorRows() {
+  using Op = aclnn_upsample_operator;
+  static const std::vector<ErrorRow> rows = {
+      // #1: null handles (a forward signature has no inputSize).
+      {"#1 source null",
+       Always,
+       [](const Op&, Call* c) { c->null_parameter = 0; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {": {source}: expected a non-null pointer", "nullptr"}},
+      {"#1 outputSize null",
+       Always,
+       [](const Op&, Call* c) { c->null_parameter = 1; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {": outputSize: ", "nullptr"}},
+      {"#1 out null",
+       Always,
+       [](const Op&, Call* c) { c->null_parameter = 2; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {": out: ", "nullptr"}},
+      {"#1 workspaceSize null",
+       Always,
+       [](const Op&, Call* c) { c->null_parameter = 3; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {": workspaceSize: ", "nullptr"}},
+      {"#1 executor null",
+       Always,
+       [](const Op&, Call* c) { c->null_parameter = 4; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {": executor: ", "nullptr"}},
+      // #2: dtypes supported and equal.
+      {"#2 source dtype INT32",
+       Always,
+       [](const Op&, Call* c) { c->source.dtype = c->out.dtype = ACL_INT32; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} dtype", "FLOAT32, FLOAT16 or BFLOAT16", "got aclDataType 3"}},
+      {"#2 out dtype DOUBLE",
+       Always,
+       [](const Op&, Call* c) { c->out.dtype = ACL_DOUBLE; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out dtype", "got aclDataType 11"}},
+      {"#2 dtypes differ",
+       Always,
+       [](const Op&, Call* c) { c->out.dtype = ACL_FLOAT16; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out dtype", "the dtype of {source} (FLOAT32)", "got FLOAT16"}},
+      // #3: formats accepted and equal.
+      {"#3 unknown format",
+       Always,
+       [](const Op&, Call* c) { c->source.format = c->out.format = static_cast<aclFormat>(3); },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} format", "got format 3"}},
+      {"#3 NHWC where not accepted",
+       [](const Op& op) { return !op.accepts_nhwc; },
+       [](const Op&, Call* c) { c->source.format = c->out.format = ACL_FORMAT_NHWC; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} format", "NCHW or ND", "got NHWC"}},
+      {"#3 ND where not accepted",
+       [](const Op& op) { return !op.accepts_nd; },
+       [](const Op&, Call* c) { c->source.format = c->out.format = ACL_FORMAT_ND; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} format", "NCHW or NHWC", "got ND"}},
+      {"#3 formats differ",
+       Always,
+       [](const Op& op, Call* c) { c->out.format = AcceptedOtherFormat(op); },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out format", "the format of {source} (NCHW)"}},
+      // #4: ranks and array lengths.
+      {"#4 source 3-D",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.dims = {1, 2, 2};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": {source}: expected a 4-D tensor", "got 3-D shape [1, 2, 2]"}},
+      {"#4 source 5-D",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.dims = {1, 1, 1, 2, 2};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": {source}: expected a 4-D tensor", "got 5-D"}},
+      {"#4 out 3-D",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.dims = {1, 4, 4};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out: expected a 4-D tensor", "got 3-D"}},
+      {"#4 outputSize 1 element",
+       Always,
+       [](const Op&, Call* c) { c->output_size = {4}; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": outputSize: ", "2 elements", "got 1 elements [4]"}},
+      {"#4 outputSize 3 elements",
+       Always,
+       [](const Op&, Call* c) {
+         c->output_size = {4, 4, 4};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": outputSize: ", "[4, 4, 4]"}},
+      // #5: value ranges of outputSize and of the source's shape (the forward input's sizes).
+      {"#5 outputSize 0",
+       Always,
+       [](const Op&, Call* c) {
+         c->output_size = {0, 4};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"outputSize[0]", "[1, 2^20]", "got 0"}},
+      {"#5 outputSize over 2^20",
+       Always,
+       [](const Op&, Call* c) {
+         c->output_size = {4, kBig};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"outputSize[1]", "got 1048577"}},
+      {"#5 source H 0",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.dims = {1, 1, 0, 2};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} shape[2] (H)", "[1, 2^20]", "got 0"}},
+      {"#5 source W over 2^20",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.dims = {1, 1, 2, kBig};
+         c->source.storage = {1};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} shape[3] (W)", "got 1048577"}},
+      {"#5 source N negative",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.dims = {-1, 1, 2, 2};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} shape[0] (N)", "[0, 2^20]", "got -1"}},
+      {"#5 source C over 2^20",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.dims = {1, kBig, 2, 2};
+         c->source.storage = {1};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} shape[1] (C)", "got 1048577"}},
+      // #6: every dimension of out within [0, 2^20] (the source's are #5's).
+      {"#6 out dimension over 2^20",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.dims = {1, 1, 4, kBig};
+         c->out.storage = {4};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out shape", "[0, 2^20]", "1048577"}},
+      {"#6 out dimension negative",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.dims = {1, 1, -4, 4};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out shape", "[1, 1, -4, 4]"}},
+      // #7: out is {N, C, outputSize}.
+      {"#7 out W not outputSize",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.dims = {1, 1, 4, 5};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out shape", "[1, 1, 4, 4]", "{source}'s N, C and outputSize", "got [1, 1, 4, 5]"}},
+      {"#7 out N not the source's",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.dims = {2, 1, 4, 4};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out shape", "[1, 1, 4, 4]", "got [2, 1, 4, 4]"}},
+      // #8: size limits from the metadata alone (one element of storage: never reached).
+      {"#8 N * C * H_out 2^31",
+       Always,
+       [](const Op&, Call* c) {
+         c->source = TensorSpec{{2048, 1024, 1, 1}, {}, 0, {1}};
+         c->out = TensorSpec{{2048, 1024, 1024, 1}, {}, 0, {1}};
+         c->output_size = {1024, 1};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"N * C * H_out", "< 2^31", "= 2147483648"}},
+      {"#8 footprint 60 GiB",
+       Always,
+       [](const Op&, Call* c) {
+         c->source = TensorSpec{{1, 1, 65536, 81920}, {}, 0, {1}};
+         c->out = TensorSpec{{1, 1, 65536, 81920}, {}, 0, {1}};
+         c->output_size = {65536, 81920};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"memory footprint", "60 GiB", "got 64424509440 bytes"}},
+      // #9: non-negative strides.
+      {"#9 source negative stride",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.strides = {4, 4, 2, -1};
+         c->source.offset = 1;
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} strides", "non-negative", "[4, 4, 2, -1]"}},
+      {"#9 out negative stride",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.strides = {16, 16, -4, 1};
+         c->out.offset = 12;
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out strides", "[16, 16, -4, 1]"}},
+      // #10: the view inside its storage.
+      {"#10 out negative offset",
+       Always,
+       [](const Op&, Call* c) { c->out.offset = -1; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out offset", "non-negative", "got -1"}},
+      {"#10 out offset beyond storage",
+       Always,
+       [](const Op&, Call* c) { c->out.offset = 1; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out view", "16 elements", "offset 1", "element 16"}},
+      {"#10 source strides beyond storage",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.strides = {8, 8, 4, 1};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} view", "[8, 8, 4, 1]", "element 5"}},
+      {"#10 source negative storageDims",
+       Always,
+       [](const Op&, Call* c) { c->source.storage = {-4}; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} storageDims", "[-4]"}},
+      // #11: one address per element of out.
+      {"#11 out zero stride",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.strides = {16, 16, 4, 0};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out strides", "own address", "[16, 16, 4, 0]"}},
+      {"#11 out overlapping strides",
+       Always,
+       [](const Op&, Call* c) {
+         c->out.strides = {16, 16, 1, 1};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out strides", "share an address"}},
+      // #12: data pointers of non-empty tensors.
+      {"#12 source data null",
+       Always,
+       [](const Op&, Call* c) { c->source.null_data = true; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {"{source} data", "got nullptr"}},
+      {"#12 out data null",
+       Always,
+       [](const Op&, Call* c) { c->out.null_data = true; },
+       ACLNN_ERR_PARAM_NULLPTR,
+       {": out data", "got nullptr"}},
+      // #13: no overlap between the two tensors' spans.
+      {"#13 source inside out",
+       Always,
+       [](const Op&, Call* c) { c->source_inside_out_at = 2; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out memory", "no overlap with {source}"}},
+      {"#13 out inside source",
+       Always,
+       [](const Op&, Call* c) { c->out_inside_source_at = 1; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": out memory", "no overlap with {source}"}},
+      // #14: empty problems where the row does not accept them.
+      {"#14 N 0",
+       [](const Op& op) { return !op.accepts_empty; },
+       [](const Op&, Call* c) { c->source.dims[0] = c->out.dims[0] = 0; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} shape", "empty tensors are not supported", "N = 0"}},
+      {"#14 C 0",
+       [](const Op& op) { return !op.accepts_empty; },
+       [](const Op&, Call* c) { c->source.dims[1] = c->out.dims[1] = 0; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} shape", "C = 0"}},
+      // #15: negative scales where the row rejects them.
+      {"#15 scalesH negative",
+       [](const Op& op) { return op.rejects_negative_scales; },
+       [](const Op&, Call* c) { c->scales_h = -2.0; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": scalesH: ", ">= 0", "got -2"}},
+      {"#15 scalesW negative",
+       [](const Op& op) { return op.rejects_negative_scales; },
+       [](const Op&, Call* c) { c->scales_w = -0.5; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": scalesW: ", "got -0.5"}},
+      // #16: where every positive scale is used, a finite ratio within the upscaling limit.
+      {"#16 scale with an infinite inverse",
+       [](const Op& op) { return !op.scales_need_consistent_size; },
+       [](const Op&, Call* c) { c->scales_w = 1e-320; },
+       ACLNN_ERR_PARAM_INVALID,
+       {": scalesW: ", "inverse is finite", "got 9.9998886718268301e-321"}},
+      {"#16 sizes beyond the upscaling limit",
+       [](const Op& op) { return !op.scales_need_consistent_size && op.max_upscale > 0; },
+       [](const Op& op, Call* c) {
+         const int64_t out_h = static_cast<int64_t>(2 * op.max_upscale) + 1;
+         c->output_size[0] = out_h;
+         c->out.dims[2] = out_h;
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"upscaling factor of axis H", "inputSize 2"}},
+      {"#16 scale beyond the upscaling limit",
+       [](const Op& op) { return !op.scales_need_consistent_size && op.max_upscale > 0; },
+       [](const Op& op, Call* c) { c->scales_w = op.max_upscale * 1.01; },
+       ACLNN_ERR_PARAM_INVALID,
+       {"upscaling factor of axis W", "outputSize 4"}},
+  };
+  return rows;
+}
+
+TEST(ForwardErrors, DefaultCallIsValid) {
+  // Every row below changes one thing of this call, so it must succeed on its own.
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    Invocation invocation(*op, ValidCall(*op));
+    ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << op->name << ": " << RecentMessage();
+    EXPECT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
+  }
+}
+
+TEST(ForwardErrors, EveryRowOfEveryForwardOperator) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    int applied = 0;
+    for (const ErrorRow& row : ForwardErrorRows()) {
+      if (!row.applies(*op)) continue;
+      ++applied;
+      SCOPED_TRACE(std::string(op->name) + ", " + row.check);
+      Call call = ValidCall(*op);
+      row.change(*op, &call);
+      Invocation invocation(*op, call);
+      const aclnnStatus status = invocation.Phase1();
+      ExpectFailure(*op, invocation, status, row.status, row.fragments);
+      EXPECT_EQ(invocation.executor(), nullptr) << "a failing phase 1 handed out an executor";
+    }
+    EXPECT_GE(applied, 40) << op->name;
+  }
+}
+
+// A forward signature has no inputSize: the table's uniform phase 1 ignores whatever is passed.
+TEST(ForwardErrors, TableEntryIgnoresInputSize) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    const Call call = ValidCall(*op);
+    const int64_t nonsense[] = {-7};
+    aclIntArray* input_size = aclCreateIntArray(nonsense, 1);
+    std::vector<float> source(4, 1.0f), out(16, 0.0f);
+    aclTensor* source_tensor =
+        aclCreateTensor(call.source.dims.data(), 4, ACL_FLOAT, nullptr, 0, ACL_FORMAT_NCHW,
+                        call.source.dims.data(), 4, source.data());
+    aclTensor* out_tensor = aclCreateTensor(call.out.dims.data(), 4, ACL_FLOAT, nullptr, 0,
+                                            ACL_FORMAT_NCHW, call.out.dims.data(), 4, out.data());
+    aclIntArray* output_size = aclCreateIntArray(call.output_size.data(), 2);
+    uint64_t workspace_size = 0;
+    aclOpExecutor* executor = nullptr;
+    EXPECT_EQ(op->get_workspace_size(source_tensor, output_size, input_size, false, 0, 0,
+                                     out_tensor, &workspace_size, &executor),
+              ACLNN_SUCCESS)
+        << op->name << ": " << RecentMessage();
+    if (executor != nullptr) aclDestroyAclOpExecutor(executor);
+    aclDestroyTensor(source_tensor);
+    aclDestroyTensor(out_tensor);
+    aclDestroyIntArray(output_size);
+    aclDestroyIntArray(input_size);
+  }
+}
+
+// Phase 2: the executor and workspace rules of run_operator.cc, for each forward row.
+TEST(ForwardErrors, Phase2Rows) {
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    SCOPED_TRACE(op->name);
+    {
+      Invocation invocation(*op, ValidCall(*op));
+      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+      std::vector<uint8_t> workspace(invocation.workspace_size() + 1);
+      const aclnnStatus status = op->run(workspace.data(), workspace.size(), nullptr, nullptr);
+      ExpectFailure(*op, invocation, status, ACLNN_ERR_PARAM_NULLPTR, {": executor: ", "nullptr"});
+    }
+    {
+      // An executor from the backward operator's phase 1, run by the forward's phase 2.
+      const aclnn_upsample_operator* adjoint = aclnn_upsample_adjoint_operator(op);
+      ASSERT_NE(adjoint, nullptr);
+      Invocation invocation(*adjoint, ValidCall(*adjoint));
+      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+      const aclnnStatus status = invocation.Phase2(invocation.workspace_size(), false, op);
+      ExpectFailure(*op, invocation, status, ACLNN_ERR_PARAM_INVALID,
+                    {": executor: ", std::string("one made by ") + adjoint->name});
+    }
+    {
+      Invocation invocation(*op, ValidCall(*op, ACL_FORMAT_NCHW, 1, 1, 20, 30, 41, 17));
+      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+      const uint64_t reported = invocation.workspace_size();
+      ASSERT_GT(reported, 0u) << "a plan without workspace cannot show the workspace rules";
+      ExpectFailure(
+          *op, invocation, invocation.Phase2(reported - 1), ACLNN_ERR_PARAM_INVALID,
+          {": workspaceSize: ", std::to_string(reported), "got " + std::to_string(reported - 1)});
+    }
+    {
+      Invocation invocation(*op, ValidCall(*op, ACL_FORMAT_NCHW, 1, 1, 20, 30, 41, 17));
+      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+      ExpectFailure(*op, invocation, invocation.Phase2(invocation.workspace_size(), true),
+                    ACLNN_ERR_PARAM_INVALID, {": workspace: ", "got nullptr"});
+    }
+    {
+      // Executors are single-use: a second run of the same handle is refused.
+      Invocation invocation(*op, ValidCall(*op));
+      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+      std::vector<uint8_t> workspace(invocation.workspace_size() + 1);
+      ASSERT_EQ(op->run(workspace.data(), workspace.size(), invocation.executor(), nullptr),
+                ACLNN_SUCCESS);
+      const aclnnStatus status = invocation.Phase2(invocation.workspace_size());
+      EXPECT_EQ(status, ACLNN_ERR_PARAM_INVALID);
+      EXPECT_NE(RecentMessage().find("already consumed"), std::string::npos) << RecentMessage();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Each flag of each row (forward and backward) against what its operator does.
+
+aclnnStatus Phase1Status(const aclnn_upsample_operator& op, const Call& call) {
+  Invocation invocation(op, call);
+  return invocation.Phase1();
+}
+
+TEST(RowFlags, FormatsMatchWhatTheOperatorAccepts) {
+  for (const aclnn_upsample_operator* op : AllRows()) {
+    SCOPED_TRACE(op->name);
+    EXPECT_EQ(Phase1Status(*op, ValidCall(*op, ACL_FORMAT_NCHW, 1, 3, 2, 5, 4, 7)), ACLNN_SUCCESS)
+        << RecentMessage();
+    EXPECT_EQ(Phase1Status(*op, ValidCall(*op, ACL_FORMAT_NHWC, 1, 3, 2, 5, 4, 7)) == ACLNN_SUCCESS,
+              op->accepts_nhwc)
+        << RecentMessage();
+    EXPECT_EQ(Phase1Status(*op, ValidCall(*op, ACL_FORMAT_ND, 1, 3, 2, 5, 4, 7)) == ACLNN_SUCCESS,
+              op->accepts_nd)
+        << RecentMessage();
+  }
+}
+
+TEST(RowFlags, EmptyProblemsMatchAcceptsEmpty) {
+  for (const aclnn_upsample_operator* op : AllRows()) {
+    for (const auto& [n, c] : {std::pair<int64_t, int64_t>{0, 3}, {2, 0}}) {
+      Invocation invocation(*op, ValidCall(*op, ACL_FORMAT_NCHW, n, c));
+      const aclnnStatus status = invocation.Phase1();
+      EXPECT_EQ(status == ACLNN_SUCCESS, op->accepts_empty) << op->name << ": " << RecentMessage();
+      if (status == ACLNN_SUCCESS) {
+        EXPECT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS);
+      }
+      EXPECT_TRUE(invocation.Untouched()) << op->name;
+    }
+  }
+}
+
+TEST(RowFlags, NegativeScalesMatchRejectsNegativeScales) {
+  for (const aclnn_upsample_operator* op : AllRows()) {
+    for (bool on_h : {true, false}) {
+      Call call = ValidCall(*op);
+      (on_h ? call.scales_h : call.scales_w) = -2.0;
+      EXPECT_EQ(Phase1Status(*op, call) == ACLNN_ERR_PARAM_INVALID, op->rejects_negative_scales)
+          << op->name << ": " << RecentMessage();
+    }
+  }
+}
+
+TEST(RowFlags, MaxUpscaleIsTheExactLimit) {
+  for (const aclnn_upsample_operator* op : AllRows()) {
+    SCOPED_TRACE(op->name);
+    // With no limit, 1 -> 2^20 (a ratio below any limit one could state) is accepted.
+    const double limit = op->max_upscale > 0 ? op->max_upscale : double(int64_t{1} << 20);
+    const int64_t at_limit = static_cast<int64_t>(2 * limit);
+    const int64_t in = op->max_upscale > 0 ? 2 : 1;
+    const int64_t largest = op->max_upscale > 0 ? at_limit : (int64_t{1} << 20);
+    EXPECT_EQ(Phase1Status(*op, ValidCall(*op, ACL_FORMAT_NCHW, 1, 1, in, 2, largest, 4)),
+              ACLNN_SUCCESS)
+        << RecentMessage();
+    if (op->max_upscale > 0) {
+      EXPECT_EQ(Phase1Status(*op, ValidCall(*op, ACL_FORMAT_NCHW, 1, 1, 2, 2, at_limit + 1, 4)),
+                ACLNN_ERR_PARAM_INVALID);
+      EXPECT_NE(RecentMessage().find("upscaling factor"), std::string::npos) << RecentMessage();
+    }
+  }
+}
+
+// scales_need_consistent_size: whether a scale inconsistent with outputSize (7 -> 18 with 2.5,
+// floor(17.5) = 17) is used. Observable only in the values: the result equals the one without
+// scales exactly when the row ignores it. A consistent scale (7 -> 17 with 2.5, where 1/2.5
+// differs from 7/17) changes the result for every row, which shows the comparison can tell.
+TEST(RowFlags, ConsistentSizeRuleMatchesScalesNeedConsistentSize) {
+  for (const aclnn_upsample_operator* op : AllRows()) {
+    const reference::Op mode = support::ModeOf(*op);
+    auto values = [&](int64_t out, double scale) {
+      reference::Case c;
+      c.op = mode;
+      c.in_h = 7;
+      c.out_h = out;
+      c.in_w = 3;
+      c.out_w = 5;
+      c.c = 2;
+      c.scales_h = scale;
+      const bool forward = op->direction == ACLNN_UPSAMPLE_FORWARD;
+      const std::vector<double> source =
+          support::RandomValues(forward ? c.result_elements() : c.grad_elements(), 5);
+      const support::RunOutput run = support::RunOperator(*op, c, source, support::RunOptions{});
+      EXPECT_EQ(run.status, ACLNN_SUCCESS) << op->name << ": " << run.message;
+      return run.values;
+    };
+    EXPECT_NE(values(17, 2.5), values(17, 0.0)) << op->name;
+    EXPECT_EQ(values(18, 2.5) == values(18, 0.0), op->scales_need_consistent_size) << op->name;
+    // A subnormal scale has an infinite inverse: refused where scales are used as given, ignored
+    // (so accepted) where they must be consistent with outputSize.
+    Call call = ValidCall(*op);
+    call.scales_h = 1e-320;
+    EXPECT_EQ(Phase1Status(*op, call) == ACLNN_SUCCESS, op->scales_need_consistent_size)
+        << op->name << ": " << RecentMessage();
+  }
+}
+
+}  // namespace
