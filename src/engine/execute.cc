@@ -109,9 +109,11 @@ class PlanarTask {
   char* SourceRow(int64_t ho) const { return At(problem_.source, elem_, n_, c_, ho, 0); }
   char* ResultRow(int64_t hi) const { return At(problem_.result, elem_, n_, c_, hi, 0); }
 
-  // source row `ho` as contiguous floats, converted into `buffer` only when it has to be.
-  const float* SourceRowAsFloat(int64_t ho, float* buffer) const {
+  // Source row `ho` as contiguous floats, converted into the source scratch only when it has to
+  // be.
+  const float* SourceRowAsFloat(int64_t ho) const {
     if (source_direct_) return reinterpret_cast<const float*>(SourceRow(ho));
+    float* const buffer = scratch_.source.Span(0, source_w_);
     LoadAsFloat(problem_.dtype, SourceRow(ho), problem_.source.stride_w, source_w_, buffer);
     return buffer;
   }
@@ -140,7 +142,7 @@ class PlanarTask {
       return;
     }
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
-      const float* src = SourceRowAsFloat(hi, scratch_.source.Span(0, source_w_));
+      const float* src = SourceRowAsFloat(hi);
       if (problem_.axis_w.identity) {
         StoreResultRow(hi, src);
         continue;
