@@ -3,12 +3,14 @@
 // aclGetRecentErrMsg() that names the operator, the parameter, what was expected and what
 // arrived, and `out`'s storage left byte for byte as it was (the contract promises that nothing
 // is written on a failure, so a half-written result can never be mistaken for a gradient).
-// Rows shared by the two operators run for both through the parameterised suites below.
+// Rows shared by the backward operators run for every backward row of the operator table through
+// the parameterised suites below.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -19,33 +21,41 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 
 namespace {
 
-using GetWorkspaceSizeFn = aclnnStatus (*)(const aclTensor*, const aclIntArray*, const aclIntArray*,
-                                           bool, double, double, aclTensor*, uint64_t*,
-                                           aclOpExecutor**);
-using RunFn = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+// The backward rows of the operator table (include/aclnn_upsample/operators.h): a backward
+// operator added to the table runs every shared row below without an edit here. (The forward
+// rows have their own signature and run in forward_errors_test.cc.)
+using OperatorApi = aclnn_upsample_operator;
 
-struct OperatorApi {
-  const char* name;        // what every message of this operator must name
-  const char* grad_name;   // the gradient parameter's name in this operator's signature
-  const char* short_name;  // for test names
-  GetWorkspaceSizeFn get_workspace_size;
-  RunFn run;
-};
+std::vector<const OperatorApi*> BackwardOperators() {
+  std::vector<const OperatorApi*> rows;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const OperatorApi* op = aclnn_upsample_operator_at(i);
+    if (op->direction == ACLNN_UPSAMPLE_BACKWARD) rows.push_back(op);
+  }
+  return rows;
+}
 
-const OperatorApi kBilinear = {"aclnnUpsampleBilinear2dBackwardV2", "gradOut", "Bilinear",
-                               aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize,
-                               aclnnUpsampleBilinear2dBackwardV2};
-const OperatorApi kBicubic = {"aclnnUpsampleBicubic2dAAGrad", "gradOutput", "BicubicAA",
-                              aclnnUpsampleBicubic2dAAGradGetWorkspaceSize,
-                              aclnnUpsampleBicubic2dAAGrad};
+const OperatorApi& Row(const char* name) {
+  const OperatorApi* op = aclnn_upsample_find_operator(name);
+  if (op == nullptr) std::abort();  // the table lost an operator these tests name
+  return *op;
+}
 
+const OperatorApi& kBilinear = Row("aclnnUpsampleBilinear2dBackwardV2");
+const OperatorApi& kBicubic = Row("aclnnUpsampleBicubic2dAAGrad");
+
+// Another backward operator than `op`, for executors made by the wrong one.
 const OperatorApi& Other(const OperatorApi& op) {
-  return std::string(op.name) == kBilinear.name ? kBicubic : kBilinear;
+  for (const OperatorApi* other : BackwardOperators()) {
+    if (other != &op) return *other;
+  }
+  std::abort();
 }
 
 constexpr uint8_t kSentinel = 0xA5;
@@ -252,8 +262,11 @@ void ExpectSuccessfulRun(const OperatorApi& op, const Call& call) {
   EXPECT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
 }
 
+// A test name from CANN's name: "aclnnUpsampleBicubic2dAAGrad" -> "Bicubic2dAAGrad".
+std::string ShortName(const OperatorApi& op) { return std::string(op.name).substr(13); }
+
 std::string OperatorName(const testing::TestParamInfo<const OperatorApi*>& info) {
-  return info.param->short_name;
+  return ShortName(*info.param);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,8 +277,8 @@ class CommonErrorsTest : public testing::TestWithParam<const OperatorApi*> {
   const OperatorApi& op() const { return *GetParam(); }
 };
 
-INSTANTIATE_TEST_SUITE_P(BothOperators, CommonErrorsTest, testing::Values(&kBilinear, &kBicubic),
-                         OperatorName);
+INSTANTIATE_TEST_SUITE_P(BackwardOperators, CommonErrorsTest,
+                         testing::ValuesIn(BackwardOperators()), OperatorName);
 
 TEST_P(CommonErrorsTest, DefaultCallIsValid) {
   // Every other test changes one thing of this call, so it must pass on its own.
@@ -279,19 +292,19 @@ std::string NullParameterName(
     const testing::TestParamInfo<std::tuple<const OperatorApi*, int>>& info) {
   static const char* const kNames[] = {"Grad", "OutputSize",    "InputSize",
                                        "Out",  "WorkspaceSize", "Executor"};
-  return std::string(std::get<0>(info.param)->short_name) + "_" + kNames[std::get<1>(info.param)];
+  return ShortName(*std::get<0>(info.param)) + "_" + kNames[std::get<1>(info.param)];
 }
 
-INSTANTIATE_TEST_SUITE_P(BothOperators, NullParameterTest,
-                         testing::Combine(testing::Values(&kBilinear, &kBicubic),
+INSTANTIATE_TEST_SUITE_P(BackwardOperators, NullParameterTest,
+                         testing::Combine(testing::ValuesIn(BackwardOperators()),
                                           testing::Range(0, 6)),
                          NullParameterName);
 
 TEST_P(NullParameterTest, IsParamNullptr) {
   const OperatorApi& op = *std::get<0>(GetParam());
   const int which = std::get<1>(GetParam());
-  const std::string names[] = {op.grad_name, "outputSize",    "inputSize",
-                               "out",        "workspaceSize", "executor"};
+  const std::string names[] = {op.source_name, "outputSize",    "inputSize",
+                               "out",          "workspaceSize", "executor"};
   Call call;
   call.null_parameter = which;
   ExpectPhase1Failure(op, call, ACLNN_ERR_PARAM_NULLPTR, {names[which] + ":", "nullptr"});
@@ -303,7 +316,7 @@ TEST_P(CommonErrorsTest, GradDtypeInt32IsInvalid) {
   call.grad.dtype = ACL_INT32;
   call.out.dtype = ACL_INT32;
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " dtype", "FLOAT16", "3"});
+                      {std::string(op().source_name) + " dtype", "FLOAT16", "3"});
 }
 
 TEST_P(CommonErrorsTest, OutDtypeDoubleIsInvalid) {
@@ -322,9 +335,9 @@ TEST_P(CommonErrorsTest, DtypesDifferingIsInvalid) {
 TEST_P(CommonErrorsTest, GradNot4DIsInvalid) {
   Call call;
   call.grad.dims = {1, 4, 4};
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {op().grad_name, "4-D", "3-D"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {op().source_name, "4-D", "3-D"});
   call.grad.dims = {1, 1, 1, 4, 4};
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {op().grad_name, "4-D", "5-D"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {op().source_name, "4-D", "5-D"});
 }
 
 TEST_P(CommonErrorsTest, OutNot4DIsInvalid) {
@@ -384,10 +397,10 @@ TEST_P(CommonErrorsTest, GradShapeNotMatchingSizesIsInvalid) {
   Call call;
   call.grad.dims = {1, 1, 4, 5};  // W differs from outputSize[1]
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " shape", "[1, 1, 4, 4]", "[1, 1, 4, 5]"});
+                      {std::string(op().source_name) + " shape", "[1, 1, 4, 4]", "[1, 1, 4, 5]"});
   call.grad.dims = {2, 1, 4, 4};  // N differs from inputSize[0]
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " shape", "[2, 1, 4, 4]"});
+                      {std::string(op().source_name) + " shape", "[2, 1, 4, 4]"});
 }
 
 TEST_P(CommonErrorsTest, OutShapeNotInputSizeIsInvalid) {
@@ -403,7 +416,7 @@ TEST_P(CommonErrorsTest, TensorDimensionAbove2Pow20IsInvalid) {
   call.grad.dims = {1, 1, 4, kBig};
   call.grad.storage = {1};  // limits are checked before the layout; nothing is read
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " shape", "2^20", "1048577"});
+                      {std::string(op().source_name) + " shape", "2^20", "1048577"});
   Call out_call;
   out_call.out.dims = {1, 1, 2, kBig};
   out_call.out.storage = {4};
@@ -498,7 +511,7 @@ TEST_P(CommonErrorsTest, ViewOffsetBeyondStorageIsInvalid) {
   Call grad_call;
   grad_call.grad.offset = 3;
   ExpectPhase1Failure(op(), grad_call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " view", "offset 3", "element 18"});
+                      {std::string(op().source_name) + " view", "offset 3", "element 18"});
 }
 
 TEST_P(CommonErrorsTest, ViewStridesBeyondStorageIsInvalid) {
@@ -509,7 +522,7 @@ TEST_P(CommonErrorsTest, ViewStridesBeyondStorageIsInvalid) {
   Call grad_call;
   grad_call.grad.strides = {16, 16, 5, 1};  // reaches element 18 of 16
   ExpectPhase1Failure(op(), grad_call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " view", "element 18"});
+                      {std::string(op().source_name) + " view", "element 18"});
 }
 
 // Row: a negative stride (and a negative offset, which cannot address storage either).
@@ -518,7 +531,7 @@ TEST_P(CommonErrorsTest, NegativeStrideIsInvalid) {
   call.grad.strides = {16, 16, 4, -1};
   call.grad.offset = 3;
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " strides", "non-negative", "-1"});
+                      {std::string(op().source_name) + " strides", "non-negative", "-1"});
   Call out_call;
   out_call.out.strides = {4, 4, -2, 1};
   out_call.out.offset = 2;
@@ -592,7 +605,7 @@ TEST_P(CommonErrorsTest, HugeDimsWithoutStridesAreRejectedWithoutOverflow) {
   call.grad.dims = {huge, huge, huge, huge};  // row-major strides up to 2^63
   call.grad.storage = {1};
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " shape", "2^20", "2097152"});
+                      {std::string(op().source_name) + " shape", "2^20", "2097152"});
 }
 
 // Not a row of the tables, but the natural reading of "validates everything": a non-empty
@@ -603,7 +616,7 @@ TEST_P(CommonErrorsTest, NullDataOfNonEmptyTensorIsRefused) {
   Invocation invocation(op(), call);
   const aclnnStatus status = invocation.Phase1();
   EXPECT_NE(status, ACLNN_SUCCESS);
-  EXPECT_NE(RecentMessage().find(op().grad_name), std::string::npos) << RecentMessage();
+  EXPECT_NE(RecentMessage().find(op().source_name), std::string::npos) << RecentMessage();
   EXPECT_TRUE(invocation.OutUntouched());
 }
 
@@ -612,14 +625,14 @@ TEST_P(CommonErrorsTest, OutOverlappingGradIsInvalid) {
   Call call;
   call.grad_inside_out_at = 2;  // gradOut starts at out's third element
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().grad_name});
+                      {"out memory", "overlap", op().source_name});
 }
 
 TEST_P(CommonErrorsTest, OutInsideGradIsInvalid) {
   Call call;
   call.out_inside_grad_at = 3;  // out's four elements are gradOut's elements 3..6
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().grad_name});
+                      {"out memory", "overlap", op().source_name});
 }
 
 // Spans that overlap without sharing an element: out on the even elements of one buffer,
@@ -639,11 +652,11 @@ TEST_P(CommonErrorsTest, InterleavedSpansSharingNoElementAreInvalid) {
   Call grad_on_odd = InterleavedCall();
   grad_on_odd.grad_inside_out_at = 1;  // gradOut at 1, 3, ..., 31; out at 0, 2, 4, 6
   ExpectPhase1Failure(op(), grad_on_odd, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().grad_name});
+                      {"out memory", "overlap", op().source_name});
   Call out_on_odd = InterleavedCall();
   out_on_odd.out_inside_grad_at = 1;  // out at 1, 3, 5, 7 among gradOut's even elements
   ExpectPhase1Failure(op(), out_on_odd, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().grad_name});
+                      {"out memory", "overlap", op().source_name});
 }
 
 TEST_P(CommonErrorsTest, OutAndGradAdjacentInOneBufferIsValid) {
@@ -665,7 +678,7 @@ TEST_P(CommonErrorsTest, UnknownFormatIsInvalid) {
   call.grad.format = static_cast<aclFormat>(3);  // NC1HWC0-like values are not accepted here
   call.out.format = static_cast<aclFormat>(3);
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {std::string(op().grad_name) + " format", "format 3"});
+                      {std::string(op().source_name) + " format", "format 3"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -680,8 +693,8 @@ class Phase2ErrorsTest : public CommonErrorsTest {
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(BothOperators, Phase2ErrorsTest, testing::Values(&kBilinear, &kBicubic),
-                         OperatorName);
+INSTANTIATE_TEST_SUITE_P(BackwardOperators, Phase2ErrorsTest,
+                         testing::ValuesIn(BackwardOperators()), OperatorName);
 
 TEST_P(Phase2ErrorsTest, NullExecutorIsParamNullptr) {
   Invocation invocation(op(), Call{});
