@@ -25,12 +25,21 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "support/half_reference.h"
 #include "support/test_tensors.h"
 
 namespace {
+
+const aclnn_upsample_operator* BackwardOperatorOfMode(const std::string& mode) {
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const aclnn_upsample_operator* op = aclnn_upsample_operator_at(i);
+    if (op->direction == ACLNN_UPSAMPLE_BACKWARD && mode == op->mode) return op;
+  }
+  return nullptr;
+}
 
 constexpr char kGoldenPath[] = ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_cases.txt";
 // What generate_golden.py writes today. A fixture lost from the file (or from the generator)
@@ -43,7 +52,7 @@ enum class Layout { kNchw, kChannelsLast, kNhwc };
 
 struct GoldenCase {
   std::string name;
-  std::string op;  // "bilinear" or "bicubic_aa"
+  std::string op;  // the weights' mode, as the operator table names it: "bilinear", "bicubic_aa"
   aclDataType dtype = ACL_FLOAT;
   Layout layout = Layout::kNchw;
   bool align = false;
@@ -170,13 +179,13 @@ GoldenFile Parse(const std::string& path) {
           current->h_in >> current->w_in;
       const std::string where = "case " + std::to_string(file.cases.size());
       if (!in) return fail("bad case header at " + where);
-      if (current->op != "bilinear" && current->op != "bicubic_aa") {
-        return fail("unknown op '" + current->op + "' at " + where);
-      }
+      const aclnn_upsample_operator* op = BackwardOperatorOfMode(current->op);
+      if (op == nullptr)
+        return fail("no backward operator of mode '" + current->op + "' at " + where);
       if (!ParseDType(dtype, &current->dtype)) return fail("unknown dtype '" + dtype + "'");
       if (!ParseLayout(layout, &current->layout)) return fail("unknown layout '" + layout + "'");
-      if (current->layout == Layout::kNhwc && current->op != "bilinear") {
-        return fail(current->name + ": the NHWC format is bilinear only");
+      if (current->layout == Layout::kNhwc && !op->accepts_nhwc) {
+        return fail(current->name + ": " + op->name + " does not take the NHWC format");
       }
       if (align != 0 && align != 1) return fail("bad align at " + where);
       current->align = align == 1;
@@ -326,17 +335,15 @@ std::string RunCase(const GoldenCase& gc, const char* threads, std::vector<doubl
       input_array == nullptr) {
     error = std::string("creating tensors/arrays failed: ") + aclGetRecentErrMsg();
   }
-  const bool bilinear = gc.op == "bilinear";
+  // The backward row of the operator table whose 1-D weights are the case's mode.
+  const aclnn_upsample_operator* op = BackwardOperatorOfMode(gc.op);
+  if (op == nullptr) error = "no backward operator of mode " + gc.op + " in the operator table";
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   if (error.empty()) {
     const aclnnStatus status =
-        bilinear ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
-                       grad_tensor, output_array, input_array, gc.align, gc.scales_h, gc.scales_w,
-                       out_tensor, &workspace_size, &executor)
-                 : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
-                       grad_tensor, output_array, input_array, gc.align, gc.scales_h, gc.scales_w,
-                       out_tensor, &workspace_size, &executor);
+        op->get_workspace_size(grad_tensor, output_array, input_array, gc.align, gc.scales_h,
+                               gc.scales_w, out_tensor, &workspace_size, &executor);
     if (status != ACLNN_SUCCESS) {
       error = "GetWorkspaceSize returned " + std::to_string(status) + ": " + aclGetRecentErrMsg();
     }
@@ -344,10 +351,7 @@ std::string RunCase(const GoldenCase& gc, const char* threads, std::vector<doubl
   if (error.empty()) {
     std::vector<uint8_t> workspace(workspace_size);
     void* workspace_ptr = workspace_size > 0 ? workspace.data() : nullptr;
-    const aclnnStatus status =
-        bilinear
-            ? aclnnUpsampleBilinear2dBackwardV2(workspace_ptr, workspace_size, executor, g_stream)
-            : aclnnUpsampleBicubic2dAAGrad(workspace_ptr, workspace_size, executor, g_stream);
+    const aclnnStatus status = op->run(workspace_ptr, workspace_size, executor, g_stream);
     if (status != ACLNN_SUCCESS) {
       error = "execute returned " + std::to_string(status) + ": " + aclGetRecentErrMsg();
     } else if (aclrtSynchronizeStream(g_stream) != ACL_SUCCESS) {
