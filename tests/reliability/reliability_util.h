@@ -6,20 +6,31 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnn_upsample/operators.h"
 
 namespace reliability {
 
+// The weights a reliability case exercises; the call goes to that mode's backward row of the
+// operator table.
 enum class Op { kBilinear, kBicubicAA };
 
 inline const char* OpName(Op op) { return op == Op::kBilinear ? "bilinear" : "bicubicAA"; }
+
+inline const aclnn_upsample_operator& BackwardRow(Op op) {
+  const char* mode = op == Op::kBilinear ? "bilinear" : "bicubic_aa";
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const aclnn_upsample_operator* row = aclnn_upsample_operator_at(i);
+    if (row->direction == ACLNN_UPSAMPLE_BACKWARD && std::string(row->mode) == mode) return *row;
+  }
+  std::abort();  // the table lost the backward operator of a mode these tests exercise
+}
 
 inline size_t ElementSize(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
 
@@ -121,13 +132,8 @@ inline aclnnStatus GetWorkspace(const CallArgs& a, const aclTensor* grad, aclTen
                                 uint64_t* ws, aclOpExecutor** executor) {
   aclIntArray* output_size = aclCreateIntArray(a.output_size.data(), a.output_size.size());
   aclIntArray* input_size = aclCreateIntArray(a.input_size.data(), a.input_size.size());
-  const aclnnStatus status = a.op == Op::kBilinear
-                                 ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
-                                       grad, output_size, input_size, a.align_corners, a.scales_h,
-                                       a.scales_w, out, ws, executor)
-                                 : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
-                                       grad, output_size, input_size, a.align_corners, a.scales_h,
-                                       a.scales_w, out, ws, executor);
+  const aclnnStatus status = BackwardRow(a.op).get_workspace_size(
+      grad, output_size, input_size, a.align_corners, a.scales_h, a.scales_w, out, ws, executor);
   aclDestroyIntArray(output_size);
   aclDestroyIntArray(input_size);
   return status;
@@ -135,8 +141,7 @@ inline aclnnStatus GetWorkspace(const CallArgs& a, const aclTensor* grad, aclTen
 
 inline aclnnStatus Execute(Op op, void* ws, uint64_t size, aclOpExecutor* executor,
                            aclrtStream stream) {
-  return op == Op::kBilinear ? aclnnUpsampleBilinear2dBackwardV2(ws, size, executor, stream)
-                             : aclnnUpsampleBicubic2dAAGrad(ws, size, executor, stream);
+  return BackwardRow(op).run(ws, size, executor, stream);
 }
 
 // Both phases on caller-owned buffers; returns the first failing status (message in `error`).
