@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Times the standard suite in this library and in PyTorch's CPU kernels, side by side.
 
-Both run in one process on the same gradOut tensors and the same thread count, interleaved
-(lib, torch, lib, torch, ...) so that a burst of other work on the machine hits both alike.
-The library is called only through its C API (ctypes on libaclnn_upsample.so), with a repeatable
-executor planned once, as bench/upsample_bench.cc does; PyTorch is called through the ATen ops
-that the operator contract names as the reference. The suite is read from
-tools/upsample_grad/bench_suite.h, so that there is one source of truth.
+Both run in one process on the same source tensors (gradOut, or a forward operator's input) and
+the same thread count, interleaved (lib, torch, lib, torch, ...) so that a burst of other work on
+the machine hits both alike. The library is called only through its C API (ctypes on
+libaclnn_upsample.so), each operator through the phase-1 and phase-2 pointers of its row in the
+library's operator table (aclnn_upsample/operators.h), with a repeatable executor planned once,
+as bench/upsample_bench.cc does; PyTorch is called through the ATen ops that the operator
+contract names as the reference: the backward kernels for the backward operators, the forward
+kernels for the forward ones. The suite is what `upsample-grad bench --list-cases --json`
+prints (its one definition is tools/upsample_grad/bench_suite.h).
 
     python3 bench/compare_torch.py --lib build-bench/src/libaclnn_upsample.so --threads 2
 """
@@ -15,15 +18,16 @@ import argparse
 import ctypes
 import math
 import os
+import json
 import platform
-import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SUITE_HEADER = REPO / "tools" / "upsample_grad" / "bench_suite.h"
 
 # aclDataType and aclFormat values from CANN's acl/acl_base.h.
 ACL_DTYPES = {"ACL_FLOAT": 0, "ACL_FLOAT16": 1, "ACL_BF16": 27}
@@ -32,43 +36,41 @@ ACL_FORMAT_NCHW = 0
 ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_MEM_MALLOC_HUGE_FIRST = 0
 
-# One entry of kBenchSuite: {id, SuiteOperator::kX, n, c, in_h, in_w, out_h, out_w, ACL_T,
-# align_corners, SuiteLayout::kY}; the entries may wrap over lines.
-_NUM = r"\s*(\d+)\s*"
-_CASE_RE = re.compile(
-    r"\{\s*(\d+)\s*,\s*SuiteOperator::(\w+)\s*," + ",".join([_NUM] * 6) +
-    r",\s*(ACL_\w+)\s*,\s*(true|false)\s*,\s*SuiteLayout::(\w+)\s*\}")
-
-
-def parse_suite(path):
-    """Returns the suite as a list of dicts, failing loudly where the header's shape changed."""
-    text = path.read_text()
-    table = re.search(r"std::array<SuiteCase,\s*(\d+)>\s*kBenchSuite\s*=\s*\{\{(.*?)\}\};", text,
-                      re.S)
-    if table is None:
-        sys.exit(f"compare_torch.py: cannot find kBenchSuite in {path}")
-    size, body = int(table.group(1)), table.group(2)
-    cases = []
-    for m in _CASE_RE.finditer(body):
-        ident, op, n, c, in_h, in_w, out_h, out_w, dtype, align, layout = m.groups()
-        if op not in ("kBilinear", "kBicubicAA") or dtype not in ACL_DTYPES or layout not in (
-                "kNchw", "kNchwChannelsLastStrides"):
-            sys.exit(f"compare_torch.py: unknown value in suite entry {m.group(0)!r}")
-        cases.append({
-            "id": int(ident), "op": "bilinear" if op == "kBilinear" else "bicubic_aa",
-            "n": int(n), "c": int(c), "in_hw": (int(in_h), int(in_w)),
-            "out_hw": (int(out_h), int(out_w)), "dtype": dtype, "align_corners": align == "true",
-            "channels_last": layout == "kNchwChannelsLastStrides",
-        })
-    # Every entry must have been understood: a count or numbering that disagrees means the
-    # regex no longer fits the header, and a silently shorter suite would be worse than none.
-    if len(cases) != size or [c["id"] for c in cases] != list(range(1, size + 1)):
-        sys.exit(f"compare_torch.py: parsed {len(cases)} suite entries from {path}, "
-                 f"the array holds {size}; update _CASE_RE")
-    return cases
-
-
 TAG_DTYPES = {tag: acl for acl, tag in DTYPE_TAGS.items()}
+
+
+def find_tool(explicit, lib_path, prefix):
+    """upsample-grad: --tool, else the one built or installed beside the library, else PATH."""
+    if explicit:
+        return Path(explicit)
+    candidates = [lib_path.parent.parent / "tools" / "upsample-grad",  # a build tree's src/
+                  lib_path.parent.parent / "bin" / "upsample-grad",  # an install's lib/
+                  REPO / "build" / "tools" / "upsample-grad",
+                  Path(prefix) / "bin" / "upsample-grad"]
+    for candidate in candidates:
+        if candidate.exists():
+            return candidate
+    on_path = shutil.which("upsample-grad")
+    if on_path:
+        return Path(on_path)
+    sys.exit("compare_torch.py: upsample-grad not found in " +
+             ", ".join(str(c.parent) for c in candidates) + " or on PATH; pass --tool")
+
+
+def read_suite(tool):
+    """The suite as `upsample-grad bench --list-cases --json` prints it, as case dicts."""
+    try:
+        listing = subprocess.run([str(tool), "bench", "--list-cases", "--json"], check=True,
+                                 capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as error:
+        sys.exit(f"compare_torch.py: {tool} bench --list-cases --json failed: {error}")
+    return [{
+        "id": row["id"], "op": row["mode"], "forward": row["direction"] == "forward",
+        "n": row["n"], "c": row["c"], "in_hw": (row["in_h"], row["in_w"]),
+        "out_hw": (row["out_h"], row["out_w"]), "dtype": TAG_DTYPES[row["dtype"]],
+        "align_corners": row["align_corners"], "channels_last": row["channels_last"],
+    } for row in json.loads(listing)]
+
 
 # Shapes beyond the suite that users hit (--extra): channels-last 16-bit and odd factors, where
 # PyTorch's vectorised channels-last kernel is closest; small planes of many channels, as in
@@ -92,12 +94,13 @@ EXTRA_SHAPES = [
 
 
 def parse_shape(spec, ident):
-    """A case from 'OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last][,align_corners]'
-    (OP bilinear or bicubic_aa; INH x INW is the forward input, i.e. gradIn's size)."""
+    """A case from 'OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last][,align_corners]
+    [,forward]' (OP bilinear or bicubic_aa; INH x INW is the forward input, i.e. gradIn's size;
+    forward times the forward operator instead of the backward one)."""
     fields = [f.strip() for f in spec.split(",")]
     if len(fields) < 5 or fields[0] not in ("bilinear", "bicubic_aa"):
         raise ValueError(f"{spec!r}: expected OP,N,C,INHxINW,OUTHxOUTW[,dtype][,channels_last]"
-                         "[,align_corners] with OP bilinear or bicubic_aa")
+                         "[,align_corners][,forward] with OP bilinear or bicubic_aa")
     try:
         n, c = int(fields[1]), int(fields[2])
         in_hw = tuple(int(x) for x in fields[3].split("x"))
@@ -108,20 +111,21 @@ def parse_shape(spec, ident):
         raise ValueError(f"{spec!r}: N, C and both sizes must be positive, sizes HxW")
     case = {"id": ident, "seed": sum(map(ord, spec)), "op": fields[0], "n": n, "c": c,
             "in_hw": in_hw, "out_hw": out_hw, "dtype": "ACL_FLOAT", "align_corners": False,
-            "channels_last": False}
+            "channels_last": False, "forward": False}
     for option in fields[5:]:
         if option in TAG_DTYPES:
             case["dtype"] = TAG_DTYPES[option]
-        elif option in ("channels_last", "align_corners"):
+        elif option in ("channels_last", "align_corners", "forward"):
             case[option] = True
         else:
             raise ValueError(f"{spec!r}: unknown option {option!r} (fp32, fp16, bf16, "
-                             "channels_last, align_corners)")
+                             "channels_last, align_corners, forward)")
     return case
 
 
 def case_name(case):
-    name = (f"{case['id']}_{case['op']}_{case['n']}x{case['c']}_"
+    op = case["op"] + ("_forward" if case["forward"] else "")
+    name = (f"{case['id']}_{op}_{case['n']}x{case['c']}_"
             f"{case['in_hw'][0]}x{case['in_hw'][1]}->{case['out_hw'][0]}x{case['out_hw'][1]}_"
             f"{DTYPE_TAGS[case['dtype']]}")
     if case["align_corners"]:
@@ -142,6 +146,25 @@ def find_library(explicit, prefix):
             return candidate
     sys.exit("compare_torch.py: libaclnn_upsample.so not found in " +
              ", ".join(str(c.parent) for c in candidates) + "; pass --lib")
+
+
+# The table's uniform phase-1 signature (aclnn_upsample_get_workspace_size_fn) and CANN's phase 2.
+_VP = ctypes.c_void_p
+PHASE1 = ctypes.CFUNCTYPE(ctypes.c_int32, _VP, _VP, _VP, ctypes.c_bool, ctypes.c_double,
+                          ctypes.c_double, _VP, ctypes.POINTER(ctypes.c_uint64),
+                          ctypes.POINTER(_VP))
+PHASE2 = ctypes.CFUNCTYPE(ctypes.c_int32, _VP, ctypes.c_uint64, _VP, _VP)
+ACLNN_UPSAMPLE_FORWARD = 0
+
+
+class OperatorRow(ctypes.Structure):
+    """One row of the library's operator table, aclnn_upsample_operator."""
+    _fields_ = [("name", ctypes.c_char_p), ("mode", ctypes.c_char_p), ("direction", ctypes.c_int),
+                ("command", ctypes.c_char_p), ("source_name", ctypes.c_char_p),
+                ("accepts_nhwc", ctypes.c_bool), ("accepts_nd", ctypes.c_bool),
+                ("accepts_empty", ctypes.c_bool), ("rejects_negative_scales", ctypes.c_bool),
+                ("scales_need_consistent_size", ctypes.c_bool), ("max_upscale", ctypes.c_double),
+                ("get_workspace_size", PHASE1), ("run", PHASE2)]
 
 
 class Library:
@@ -166,16 +189,24 @@ class Library:
             "aclSetAclOpExecutorRepeatable": (ctypes.c_int32, [vp]),
             "aclDestroyAclOpExecutor": (ctypes.c_int32, [vp]),
         }
-        phase1_args = [vp, vp, vp, ctypes.c_bool, ctypes.c_double, ctypes.c_double, vp,
-                       ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(vp)]
-        phase2_args = [vp, ctypes.c_uint64, vp, vp]
-        for op in ("aclnnUpsampleBilinear2dBackwardV2", "aclnnUpsampleBicubic2dAAGrad"):
-            sig[op + "GetWorkspaceSize"] = (ctypes.c_int32, phase1_args)
-            sig[op] = (ctypes.c_int32, phase2_args)
+        sig["aclnn_upsample_operator_count"] = (ctypes.c_size_t, [])
+        sig["aclnn_upsample_operator_at"] = (ctypes.POINTER(OperatorRow), [ctypes.c_size_t])
         for name, (restype, argtypes) in sig.items():
             function = getattr(lib, name)
             function.restype, function.argtypes = restype, argtypes
         self.lib = lib
+        # (mode, forward) -> the table's row: the operators this library has.
+        rows = (lib.aclnn_upsample_operator_at(i).contents
+                for i in range(lib.aclnn_upsample_operator_count()))
+        self.operators = {(row.mode.decode(), row.direction == ACLNN_UPSAMPLE_FORWARD): row
+                          for row in rows}
+
+    def operator(self, case):
+        key = (case["op"], case["forward"])
+        if key not in self.operators:
+            raise RuntimeError(f"the library has no {'forward' if key[1] else 'backward'} "
+                               f"operator of mode {key[0]!r}")
+        return self.operators[key]
 
     def check(self, status, what):
         if status != 0:
@@ -190,14 +221,14 @@ def int64_array(values):
 class LibraryCall:
     """One planned case: phase 1 once with a repeatable executor, then phase 2 per run()."""
 
-    def __init__(self, api, case, grad_out, grad_in, stream):
+    def __init__(self, api, case, source, result, stream):
         lib = api.lib
         self.api, self.lib, self.stream = api, lib, stream
-        self.op = ("aclnnUpsampleBilinear2dBackwardV2" if case["op"] == "bilinear"
-                   else "aclnnUpsampleBicubic2dAAGrad")
+        row = api.operator(case)
+        self.op = row.name.decode()
         acl_dtype = ACL_DTYPES[case["dtype"]]
         tensors = []
-        for t in (grad_out, grad_in):
+        for t in (source, result):
             dims, strides = list(t.shape), list(t.stride())
             # Storage in memory order: (N, H, W, C) for channels-last strides, else the dims.
             storage = [dims[0], dims[2], dims[3], dims[1]] if case["channels_last"] else dims
@@ -208,11 +239,12 @@ class LibraryCall:
                 api.check(-1, "aclCreateTensor")
             tensors.append(handle)
         output_size = lib.aclCreateIntArray(int64_array(case["out_hw"]), 2)
-        input_size = lib.aclCreateIntArray(
+        # A forward operator takes no inputSize: its input's shape gives it.
+        input_size = None if case["forward"] else lib.aclCreateIntArray(
             int64_array([case["n"], case["c"], *case["in_hw"]]), 4)
         self.workspace_size = ctypes.c_uint64(0)
         self.executor = ctypes.c_void_p()
-        api.check(getattr(lib, self.op + "GetWorkspaceSize")(
+        api.check(row.get_workspace_size(
             tensors[0], output_size, input_size, case["align_corners"], 0.0, 0.0, tensors[1],
             ctypes.byref(self.workspace_size), ctypes.byref(self.executor)),
             self.op + "GetWorkspaceSize")
@@ -221,12 +253,13 @@ class LibraryCall:
         for handle in tensors:
             lib.aclDestroyTensor(handle)
         lib.aclDestroyIntArray(output_size)
-        lib.aclDestroyIntArray(input_size)
+        if input_size:
+            lib.aclDestroyIntArray(input_size)
         self.workspace = ctypes.c_void_p()
         if self.workspace_size.value > 0:
             api.check(lib.aclrtMalloc(ctypes.byref(self.workspace), self.workspace_size.value,
                                       ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc")
-        self.phase2 = getattr(lib, self.op)
+        self.phase2 = row.run
 
     def run(self):
         self.api.check(self.phase2(self.workspace, self.workspace_size, self.executor,
@@ -249,6 +282,23 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
+# PyTorch's kernel for each (mode, forward): the backward ATen ops for the gradients, the forward
+# ones (what F.interpolate calls) for the resizes.
+TORCH_KERNELS = {
+    ("bilinear", False): lambda torch, case: lambda g: torch.ops.aten.upsample_bilinear2d_backward(
+        g, list(case["out_hw"]), [case["n"], case["c"], *case["in_hw"]], case["align_corners"],
+        None, None),
+    ("bicubic_aa", False): lambda torch, case: lambda g: (
+        torch.ops.aten._upsample_bicubic2d_aa_backward(
+            g, list(case["out_hw"]), [case["n"], case["c"], *case["in_hw"]],
+            case["align_corners"], None, None)),
+    ("bilinear", True): lambda torch, case: lambda x: torch.ops.aten.upsample_bilinear2d(
+        x, list(case["out_hw"]), case["align_corners"], None, None),
+    ("bicubic_aa", True): lambda torch, case: lambda x: torch.ops.aten._upsample_bicubic2d_aa(
+        x, list(case["out_hw"]), case["align_corners"], None, None),
+}
+
+
 def timed(function):
     start = time.perf_counter()
     result = function()
@@ -260,13 +310,16 @@ def main():
     parser.add_argument("--lib", help="path to libaclnn_upsample.so (default: build/src/, then "
                         "--prefix)")
     parser.add_argument("--prefix", default="/usr/local", help="install prefix to look in")
+    parser.add_argument("--tool", help="path to upsample-grad, which lists the suite (default: "
+                        "beside the library, then build/tools/, --prefix and PATH)")
     parser.add_argument("--threads", type=int, default=2, help="threads for both (default 2)")
     parser.add_argument("--cases", help="comma-separated case ids, e.g. 1,2,7 (default: all)")
     parser.add_argument("--shape", action="append", default=[], metavar="SPEC",
                         help="time this shape instead of the suite (repeatable): "
                         "OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last]"
-                        "[,align_corners], e.g. bilinear,8,64,64x64,96x96,fp32,channels_last "
-                        "(INH x INW is the forward input's size)")
+                        "[,align_corners][,forward], e.g. "
+                        "bilinear,8,64,64x64,96x96,fp32,channels_last (INH x INW is the forward "
+                        "input's size; forward times the forward operator, else the backward)")
     parser.add_argument("--extra", action="store_true",
                         help="time the shapes beyond the suite that bench/RESULTS.md reports "
                         "(channels-last 16-bit and 1.5x, small planes, downsampling, ...)")
@@ -302,7 +355,7 @@ def main():
     import torch  # after the environment is set, so that nothing reads it early
 
     torch.set_num_threads(args.threads)
-    suite = parse_suite(SUITE_HEADER)
+    lib_path = find_library(args.lib, args.prefix)
     shapes = list(args.shape) + (EXTRA_SHAPES if args.extra else [])
     if shapes:
         if args.cases:
@@ -311,6 +364,8 @@ def main():
             suite = [parse_shape(spec, f"s{i + 1}") for i, spec in enumerate(shapes)]
         except ValueError as error:
             parser.error(f"--shape {error}")
+    else:
+        suite = read_suite(find_tool(args.tool, lib_path, args.prefix))
     if args.cases:
         try:
             wanted = [int(x) for x in args.cases.split(",")]
@@ -321,7 +376,6 @@ def main():
             parser.error(f"--cases: {unknown} not in the suite (1..{len(suite)})")
         suite = [c for c in suite if c["id"] in wanted]
 
-    lib_path = find_library(args.lib, args.prefix)
     api = Library(lib_path)
     status = api.lib.aclInit(None)
     if status != ACL_ERROR_REPEAT_INITIALIZE:
@@ -339,47 +393,42 @@ def main():
           f"{args.pause_ms:g} ms idle before each; OMP_WAIT_POLICY="
           f"{os.environ.get('OMP_WAIT_POLICY', '(unset)')}; medians in ms; "
           "rel diff = max|lib-torch| / max|torch|")
-    header = (f"{'case':<58} {'lib ms':>9} {'torch ms':>9} {'speedup':>8} {'rel diff':>9}  note")
+    header = (f"{'case':<64} {'lib ms':>9} {'torch ms':>9} {'speedup':>8} {'rel diff':>9}  note")
     print(header)
     print("-" * len(header))
 
-    speedups = []
+    speedups = {}  # "forward"/"backward" -> the cases' speedups
     for case in suite:
         n, c = case["n"], case["c"]
         dtype = torch_dtypes[case["dtype"]]
         memory_format = torch.channels_last if case["channels_last"] else torch.contiguous_format
         generator = torch.Generator().manual_seed(case.get("seed", case["id"]))
-        grad_out = (torch.rand((n, c, *case["out_hw"]), generator=generator) * 2 - 1).to(dtype)
-        grad_out = grad_out.contiguous(memory_format=memory_format)
-        grad_in = torch.empty((n, c, *case["in_hw"]), dtype=dtype, memory_format=memory_format)
-        input_size = [n, c, *case["in_hw"]]
-        output_size = list(case["out_hw"])
-        if case["op"] == "bilinear":
-            def torch_op(g):
-                return torch.ops.aten.upsample_bilinear2d_backward(
-                    g, output_size, input_size, case["align_corners"], None, None)
-        else:
-            def torch_op(g):
-                return torch.ops.aten._upsample_bicubic2d_aa_backward(
-                    g, output_size, input_size, case["align_corners"], None, None)
+        # A forward operator reads the input size and writes the output size; a backward one
+        # reads gradOut (the output size) and writes gradIn (the input size).
+        source_hw, result_hw = ((case["in_hw"], case["out_hw"]) if case["forward"]
+                                else (case["out_hw"], case["in_hw"]))
+        source = (torch.rand((n, c, *source_hw), generator=generator) * 2 - 1).to(dtype)
+        source = source.contiguous(memory_format=memory_format)
+        result = torch.empty((n, c, *result_hw), dtype=dtype, memory_format=memory_format)
+        torch_op = TORCH_KERNELS[(case["op"], case["forward"])](torch, case)
 
         # Where PyTorch has no kernel for the dtype, it is timed in fp32 on the same values.
         note = ""
-        torch_grad = grad_out
+        torch_source = source
         try:
-            torch_op(grad_out)
+            torch_op(source)
         except (RuntimeError, NotImplementedError):
-            torch_grad = grad_out.float().contiguous(memory_format=memory_format)
+            torch_source = source.float().contiguous(memory_format=memory_format)
             note = (f"torch has no {DTYPE_TAGS[case['dtype']]} kernel: its time and result "
                     "are fp32's")
 
-        call = LibraryCall(api, case, grad_out, grad_in, stream)
+        call = LibraryCall(api, case, source, result, stream)
         try:
             # PyTorch's first calls pay for fresh allocations, the library's first for page
-            # faults on gradIn: neither belongs in a steady-state time.
+            # faults on the result: neither belongs in a steady-state time.
             for _ in range(args.warmup):
                 call.run()
-                torch_op(torch_grad)
+                torch_op(torch_source)
             lib_times, torch_times = [], []
             reference = None
             pause = args.pause_ms / 1e3
@@ -389,7 +438,7 @@ def main():
                 lib_times.append(timed(call.run)[0])
                 if pause:
                     time.sleep(pause)
-                seconds, reference = timed(lambda: torch_op(torch_grad))
+                seconds, reference = timed(lambda: torch_op(torch_source))
                 torch_times.append(seconds)
             alone_times = [timed(call.run)[0] for _ in range(args.reps if args.alone else 0)]
         finally:
@@ -398,19 +447,20 @@ def main():
         lib_ms = statistics.median(lib_times) * 1e3
         torch_ms = statistics.median(torch_times) * 1e3
         speedup = torch_ms / lib_ms
-        speedups.append(speedup)
-        ours, theirs = grad_in.double(), reference.double()
+        speedups.setdefault("forward" if case["forward"] else "backward", []).append(speedup)
+        ours, theirs = result.double(), reference.double()
         scale = theirs.abs().max().item()
         rel = (ours - theirs).abs().max().item() / scale if scale > 0 else 0.0
         if alone_times:
             alone = f"lib alone {statistics.median(alone_times) * 1e3:.3f} ms"
             note = f"{alone}; {note}" if note else alone
-        print(f"{case_name(case):<58} {lib_ms:9.3f} {torch_ms:9.3f} {speedup:7.2f}x {rel:9.2e}  "
+        print(f"{case_name(case):<64} {lib_ms:9.3f} {torch_ms:9.3f} {speedup:7.2f}x {rel:9.2e}  "
               f"{note}", flush=True)
 
-    if speedups:
-        geomean = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
-        print(f"geometric-mean speedup (torch/lib) over {len(speedups)} cases: {geomean:.2f}x")
+    for direction, values in sorted(speedups.items()):
+        geomean = math.exp(sum(math.log(s) for s in values) / len(values))
+        print(f"geometric-mean speedup (torch/lib) over {len(values)} {direction} cases: "
+              f"{geomean:.2f}x")
     print(f"CPU: {cpu_model()}; torch {torch.__version__}; threads {args.threads}; "
           f"load average at end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -1,12 +1,14 @@
-// Google Benchmark over the project's standard suite (tools/upsample_grad/bench_suite.h).
+// Google Benchmark over the project's standard suite (tools/upsample_grad/bench_suite.h): every
+// operator of the library's table that the suite names, backward and forward.
 //
 // Every case goes through the public C API only, the way a CANN application calls it: phase 1
 // (GetWorkspaceSize) once with a repeatable executor and a workspace allocated once, then phase 2
-// alone in the timed loop. Besides time, each case reports the bytes it must move (gradOut read
-// + gradIn written) and `bw_fraction`, that rate over `peak_GBps`, the rate of a streaming copy
-// by the same number of threads just before and after the case (tools/upsample_grad/roofline.h),
-// i.e. how close the case comes to the memory roofline. The header gives the roofline's copy,
-// read and write rates at start-up, and BM_Roofline/* time them again.
+// alone in the timed loop. Besides time, each case reports the bytes it must move (the source
+// read + the result written, at the dtype's size) and `bw_fraction`, that rate over `peak_GBps`,
+// the rate of a streaming copy by the same number of threads just before and after the case
+// (tools/upsample_grad/roofline.h), i.e. how close the case comes to the memory roofline. The
+// header gives the roofline's copy, read and write rates at start-up, and BM_Roofline/* time them
+// again.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -22,9 +24,8 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
 #include "aclnn_upsample/version.h"
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "benchmark/benchmark.h"
 #include "upsample_grad/bench_suite.h"
 #include "upsample_grad/roofline.h"
@@ -34,7 +35,6 @@ namespace {
 using upsample_grad::kBenchSuite;
 using upsample_grad::SuiteCase;
 using upsample_grad::SuiteLayout;
-using upsample_grad::SuiteOperator;
 
 // Aborts with the library's message: a benchmark of a failing call would time nothing useful.
 void Check(int status, const char* what) {
@@ -106,25 +106,26 @@ void BM_Roofline(benchmark::State& state, RooflineTraffic traffic, int threads,
 
 size_t ElementSize(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
 
-const char* DtypeTag(aclDataType dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return "fp32";
-    case ACL_FLOAT16:
-      return "fp16";
-    case ACL_BF16:
-      return "bf16";
-    default:
-      return "unknown";
+// The case's operator from the library's table; the suite names only operators it has.
+const aclnn_upsample_operator& OperatorOf(const SuiteCase& c) {
+  const aclnn_upsample_operator* op = aclnn_upsample_find_operator(c.command);
+  if (op == nullptr) {
+    std::fprintf(stderr, "upsample_bench: the library has no operator '%s'\n", c.command);
+    std::exit(1);
   }
+  return *op;
 }
 
+bool IsForward(const aclnn_upsample_operator& op) { return op.direction == ACLNN_UPSAMPLE_FORWARD; }
+
+// BM_Suite/1_bilinear_..., BM_Suite/15_bilinear_forward_...; extra cases are BM_Extra/...
 std::string BenchmarkName(const SuiteCase& c) {
-  std::string name =
-      "BM_Suite/" + std::to_string(c.id) + "_" +
-      (c.op == SuiteOperator::kBilinear ? "bilinear" : "bicubic_aa") + "_" + std::to_string(c.n) +
-      "x" + std::to_string(c.c) + "_" + std::to_string(c.in_h) + "x" + std::to_string(c.in_w) +
-      "->" + std::to_string(c.out_h) + "x" + std::to_string(c.out_w) + "_" + DtypeTag(c.dtype);
+  const aclnn_upsample_operator& op = OperatorOf(c);
+  std::string name = std::string(c.extra ? "BM_Extra/" : "BM_Suite/") + std::to_string(c.id) + "_" +
+                     op.mode + (IsForward(op) ? "_forward" : "") + "_" + std::to_string(c.n) + "x" +
+                     std::to_string(c.c) + "_" + std::to_string(c.in_h) + "x" +
+                     std::to_string(c.in_w) + "->" + std::to_string(c.out_h) + "x" +
+                     std::to_string(c.out_w) + "_" + upsample_grad::SuiteDtypeTag(c.dtype);
   // Cases that differ from another only in these must still have distinct names.
   if (c.align_corners) name += "_align_corners";
   if (c.layout == SuiteLayout::kNchwChannelsLastStrides) name += "_channels_last";
@@ -138,7 +139,7 @@ uint32_t NextSample(uint32_t& state) {
   return state >> 16;
 }
 
-void FillGradOut(void* data, int64_t count, aclDataType dtype) {
+void FillSource(void* data, int64_t count, aclDataType dtype) {
   uint32_t state = 12345u;
   for (int64_t i = 0; i < count; ++i) {
     const float value = static_cast<float>(static_cast<int>(NextSample(state) % 511) - 255) / 256;
@@ -177,62 +178,62 @@ TensorLayout MakeLayout(int64_t n, int64_t c, int64_t h, int64_t w, SuiteLayout 
 // are being set up at a time, kept until the end so Google Benchmark's repeated calls reuse it.
 class SuiteRunner {
  public:
-  SuiteRunner(const SuiteCase& c, aclrtStream stream) : case_(c), stream_(stream) {
-    const TensorLayout grad_out = MakeLayout(c.n, c.c, c.out_h, c.out_w, c.layout);
-    const TensorLayout grad_in = MakeLayout(c.n, c.c, c.in_h, c.in_w, c.layout);
+  SuiteRunner(const SuiteCase& c, aclrtStream stream) : op_(OperatorOf(c)), stream_(stream) {
+    const TensorLayout input = MakeLayout(c.n, c.c, c.in_h, c.in_w, c.layout);
+    const TensorLayout output = MakeLayout(c.n, c.c, c.out_h, c.out_w, c.layout);
+    // A forward operator reads the input size and writes the output size; a backward one the
+    // other way round.
+    const bool forward = IsForward(op_);
+    const TensorLayout& source = forward ? input : output;
+    const TensorLayout& result = forward ? output : input;
     const size_t element = ElementSize(c.dtype);
-    const size_t grad_out_bytes = static_cast<size_t>(grad_out.Elements()) * element;
-    const size_t grad_in_bytes = static_cast<size_t>(grad_in.Elements()) * element;
-    bytes_per_run_ = static_cast<int64_t>(grad_out_bytes + grad_in_bytes);
+    const size_t source_bytes = static_cast<size_t>(source.Elements()) * element;
+    const size_t result_bytes = static_cast<size_t>(result.Elements()) * element;
+    bytes_per_run_ = static_cast<int64_t>(source_bytes + result_bytes);
 
-    std::vector<char> host(grad_out_bytes);
-    FillGradOut(host.data(), grad_out.Elements(), c.dtype);
-    Check(aclrtMalloc(&grad_out_data_, grad_out_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
-    Check(aclrtMalloc(&grad_in_data_, grad_in_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
-    Check(aclrtMemcpy(grad_out_data_, grad_out_bytes, host.data(), grad_out_bytes,
+    std::vector<char> host(source_bytes);
+    FillSource(host.data(), source.Elements(), c.dtype);
+    Check(aclrtMalloc(&source_data_, source_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    Check(aclrtMalloc(&result_data_, result_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    Check(aclrtMemcpy(source_data_, source_bytes, host.data(), source_bytes,
                       ACL_MEMCPY_HOST_TO_DEVICE),
           "aclrtMemcpy");
 
-    aclTensor* grad_out_tensor =
-        aclCreateTensor(grad_out.dims, 4, c.dtype, grad_out.strides, 0, ACL_FORMAT_NCHW,
-                        grad_out.storage, 4, grad_out_data_);
-    aclTensor* grad_in_tensor = aclCreateTensor(grad_in.dims, 4, c.dtype, grad_in.strides, 0,
-                                                ACL_FORMAT_NCHW, grad_in.storage, 4, grad_in_data_);
+    aclTensor* source_tensor = aclCreateTensor(source.dims, 4, c.dtype, source.strides, 0,
+                                               ACL_FORMAT_NCHW, source.storage, 4, source_data_);
+    aclTensor* result_tensor = aclCreateTensor(result.dims, 4, c.dtype, result.strides, 0,
+                                               ACL_FORMAT_NCHW, result.storage, 4, result_data_);
     const int64_t output_size_values[2] = {c.out_h, c.out_w};
     const int64_t input_size_values[4] = {c.n, c.c, c.in_h, c.in_w};
     aclIntArray* output_size = aclCreateIntArray(output_size_values, 2);
-    aclIntArray* input_size = aclCreateIntArray(input_size_values, 4);
-    if (grad_out_tensor == nullptr || grad_in_tensor == nullptr || output_size == nullptr ||
-        input_size == nullptr) {
+    // A forward operator takes no inputSize: its input's shape gives it.
+    aclIntArray* input_size = forward ? nullptr : aclCreateIntArray(input_size_values, 4);
+    if (source_tensor == nullptr || result_tensor == nullptr || output_size == nullptr ||
+        (!forward && input_size == nullptr)) {
       Check(-1, "aclCreateTensor / aclCreateIntArray");
     }
 
     // Scales are never given in the suite (0): outputSize alone defines the resize.
-    const aclnnStatus status = c.op == SuiteOperator::kBilinear
-                                   ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
-                                         grad_out_tensor, output_size, input_size, c.align_corners,
-                                         0.0, 0.0, grad_in_tensor, &workspace_size_, &executor_)
-                                   : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
-                                         grad_out_tensor, output_size, input_size, c.align_corners,
-                                         0.0, 0.0, grad_in_tensor, &workspace_size_, &executor_);
-    Check(status, "GetWorkspaceSize");
+    Check(op_.get_workspace_size(source_tensor, output_size, input_size, c.align_corners, 0.0, 0.0,
+                                 result_tensor, &workspace_size_, &executor_),
+          "GetWorkspaceSize");
     Check(aclSetAclOpExecutorRepeatable(executor_), "aclSetAclOpExecutorRepeatable");
     // The executor keeps what it needs, so the descriptors can go now (CANN's contract).
-    aclDestroyTensor(grad_out_tensor);
-    aclDestroyTensor(grad_in_tensor);
+    aclDestroyTensor(source_tensor);
+    aclDestroyTensor(result_tensor);
     aclDestroyIntArray(output_size);
-    aclDestroyIntArray(input_size);
+    if (input_size != nullptr) aclDestroyIntArray(input_size);
     if (workspace_size_ > 0) {
       Check(aclrtMalloc(&workspace_, workspace_size_, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
     }
-    Run();  // untimed: faults in gradIn's and the workspace's pages, starts the thread pool
+    Run();  // untimed: faults in the result's and the workspace's pages, starts the thread pool
   }
 
   ~SuiteRunner() {
     aclDestroyAclOpExecutor(executor_);
     if (workspace_ != nullptr) aclrtFree(workspace_);
-    aclrtFree(grad_in_data_);
-    aclrtFree(grad_out_data_);
+    aclrtFree(result_data_);
+    aclrtFree(source_data_);
   }
 
   SuiteRunner(const SuiteRunner&) = delete;
@@ -241,50 +242,31 @@ class SuiteRunner {
   // Phase 2 and the wait for it: the work is synchronous today, but a benchmark that did not
   // synchronise would time only the launch the day it is not.
   void Run() {
-    const aclnnStatus status =
-        case_.op == SuiteOperator::kBilinear
-            ? aclnnUpsampleBilinear2dBackwardV2(workspace_, workspace_size_, executor_, stream_)
-            : aclnnUpsampleBicubic2dAAGrad(workspace_, workspace_size_, executor_, stream_);
-    Check(status, "phase 2");
+    Check(op_.run(workspace_, workspace_size_, executor_, stream_), "phase 2");
     Check(aclrtSynchronizeStream(stream_), "aclrtSynchronizeStream");
   }
 
   int64_t bytes_per_run() const { return bytes_per_run_; }
 
  private:
-  SuiteCase case_;
+  const aclnn_upsample_operator& op_;
   aclrtStream stream_;
-  void* grad_out_data_ = nullptr;
-  void* grad_in_data_ = nullptr;
+  void* source_data_ = nullptr;
+  void* result_data_ = nullptr;
   void* workspace_ = nullptr;
   uint64_t workspace_size_ = 0;
   aclOpExecutor* executor_ = nullptr;
   int64_t bytes_per_run_ = 0;
 };
 
-// Beyond the suite (named BM_Extra/...): case 7's shape in the 16-bit dtypes, the
-// channels-last half-precision gradients mixed-precision training produces.
-constexpr std::array<SuiteCase, 2> kExtraCases = {{
-    {13, SuiteOperator::kBilinear, 8, 64, 64, 64, 128, 128, ACL_BF16, false,
-     SuiteLayout::kNchwChannelsLastStrides},
-    {14, SuiteOperator::kBilinear, 8, 64, 64, 64, 128, 128, ACL_FLOAT16, false,
-     SuiteLayout::kNchwChannelsLastStrides},
-}};
-
-// The suite's cases, then the extra ones.
-const SuiteCase& CaseAt(size_t index) {
-  return index < kBenchSuite.size() ? kBenchSuite[index] : kExtraCases[index - kBenchSuite.size()];
-}
-constexpr size_t kNumCases = kBenchSuite.size() + kExtraCases.size();
-
 std::vector<std::unique_ptr<SuiteRunner>>& Runners() {
-  static auto* runners = new std::vector<std::unique_ptr<SuiteRunner>>(kNumCases);
+  static auto* runners = new std::vector<std::unique_ptr<SuiteRunner>>(kBenchSuite.size());
   return *runners;
 }
 
 void BM_Suite(benchmark::State& state, size_t index, aclrtStream stream, int threads) {
   std::unique_ptr<SuiteRunner>& runner = Runners()[index];
-  if (runner == nullptr) runner = std::make_unique<SuiteRunner>(CaseAt(index), stream);
+  if (runner == nullptr) runner = std::make_unique<SuiteRunner>(kBenchSuite[index], stream);
   // The case's peak: the streaming copy just before and just after its loop, as in upsample-grad
   // bench (see roofline.h); one untimed run then refills the caches the copy flushed.
   RooflineProbe& probe = SharedRooflineProbe(threads);
@@ -341,9 +323,8 @@ int main(int argc, char** argv) {
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   }
-  for (size_t index = 0; index < kNumCases; ++index) {
-    std::string name = BenchmarkName(CaseAt(index));
-    if (index >= kBenchSuite.size()) name.replace(0, std::string("BM_Suite").size(), "BM_Extra");
+  for (size_t index = 0; index < kBenchSuite.size(); ++index) {
+    const std::string name = BenchmarkName(kBenchSuite[index]);
     benchmark::RegisterBenchmark(name.c_str(), BM_Suite, index, stream, threads)
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);

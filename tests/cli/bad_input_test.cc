@@ -175,8 +175,47 @@ INSTANTIATE_TEST_SUITE_P(
                  {"--scales needs a GRAD_OUT file"}},
         BadInput{"UnknownBenchCase",
                  "",
-                 {"bench", "--case", "1,13"},
-                 {"--case 13 is not in the suite; expected case numbers from 1 to 12"}}),
+                 {"bench", "--case", "1,28"},
+                 {"--case 28 is not in the suite; expected case numbers from 1 to 27"}},
+        BadInput{"BenchJsonWithoutList", "", {"bench", "--json"}, {"--json needs --list-cases"}},
+        BadInput{"ForwardMissingOutputSize",
+                 kGoodInput,
+                 {"bilinear-forward", "IN", "-o", "OUT"},
+                 {"upsample-grad bilinear-forward: --output-size is required with an input file; "
+                  "expected H,W (integers), the output's height and width"}},
+        BadInput{"ForwardGivenInputSize",
+                 kGoodInput,
+                 {"bicubic-aa-forward", "IN", "--input-size", "3,3", "--output-size", "3,3", "-o",
+                  "OUT"},
+                 {"--input-size is for the gradient commands; bicubic-aa-forward reads its "
+                  "input's size from the file; expected --output-size H,W"}},
+        BadInput{"ForwardWithoutInputFile",
+                 "",
+                 {"bilinear-forward", "--output-size", "3,3", "-o", "OUT"},
+                 {"SELF (a .npy file) is required: CANN documents no call example of "
+                  "aclnnUpsampleBilinear2d"}},
+        BadInput{"ForwardFourValueOutputSize",
+                 kGoodInput,
+                 {"bilinear-forward", "IN", "--output-size", "1,2,3,3", "-o", "OUT"},
+                 {"--output-size '1,2,3,3' has 4 values; expected H,W"}},
+        BadInput{"ForwardMalformedOutputSize",
+                 kGoodInput,
+                 {"bicubic-aa-forward", "IN", "--output-size", "3,x", "-o", "OUT"},
+                 {"--output-size '3,x' is not valid; expected H,W"}},
+        BadInput{"ForwardShapeNot4D",
+                 NpyImage("<f4", {6, 6}),
+                 {"bicubic-aa-forward", "IN", "--output-size", "3,3", "-o", "OUT"},
+                 {"has shape (6, 6); expected a 4-D x (N, C, H_in, W_in)"}},
+        BadInput{
+            "ForwardShapeNot4DNhwc",
+            NpyImage("<f4", {6, 6}),
+            {"bilinear-forward", "IN", "--output-size", "3,3", "--format", "nhwc", "-o", "OUT"},
+            {"expected a 4-D self (N, H_in, W_in, C)"}},
+        BadInput{"ForwardUnknownOption",
+                 kGoodInput,
+                 {"bilinear-forward", "IN", "--output-size", "3,3", "--antialias", "-o", "OUT"},
+                 {"upsample-grad bilinear-forward: ", "--antialias",
+                  "see 'upsample-grad bilinear-forward --help'"}}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 // Sizes the operator rejects: the tool passes on the library's own message, checked here by
@@ -207,24 +246,26 @@ TEST_P(RejectedSizesTest, ReportsTheLibrarysOwnMessage) {
   ToolResult result = RunTool(args);
   EXPECT_EQ(result.exit_status, 2);
   EXPECT_EQ(CountLines(result.err), 1) << result.err;
-  const char* phase1 = rejected.call.op == Op::kBilinear
-                           ? "aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize failed with status "
-                           : "aclnnUpsampleBicubic2dAAGradGetWorkspaceSize failed with status ";
-  EXPECT_THAT(result.err, HasSubstr(phase1 + std::to_string(library.status)));
+  EXPECT_THAT(result.err,
+              HasSubstr(std::string(rejected.call.op.name) +
+                        "GetWorkspaceSize failed with status " + std::to_string(library.status)));
   EXPECT_THAT(result.err, HasSubstr(library.message));
   EXPECT_EQ(dir.List(), std::vector<std::string>{"in.npy"});
 }
 
-LibraryCall Call(Op op, aclFormat format, std::array<int64_t, 4> input_size, double scales_h = 0,
+LibraryCall Call(Op op, aclFormat format, std::array<int64_t, 4> result_dims, double scales_h = 0,
                  double scales_w = 0) {
   LibraryCall call;
   call.op = op;
   call.format = format;
-  // The same file as every row: (1, 2, 6, 6), whose H and W depend on the format.
-  call.grad_out_dims = {1, 2, 6, 6};
-  call.output_size =
-      format == ACL_FORMAT_NHWC ? std::array<int64_t, 2>{2, 6} : std::array<int64_t, 2>{6, 6};
-  call.input_size = input_size;
+  // The same file as every row: (1, 2, 6, 6), whose H and W depend on the format. outputSize is
+  // the H and W of gradOut, or of a forward operator's out.
+  call.source_dims = {1, 2, 6, 6};
+  const std::array<int64_t, 4>& output_dims = op.forward ? result_dims : call.source_dims;
+  call.output_size = format == ACL_FORMAT_NHWC
+                         ? std::array<int64_t, 2>{output_dims[1], output_dims[2]}
+                         : std::array<int64_t, 2>{output_dims[2], output_dims[3]};
+  call.result_dims = result_dims;
   call.scales_h = scales_h;
   call.scales_w = scales_w;
   return call;
@@ -232,24 +273,37 @@ LibraryCall Call(Op op, aclFormat format, std::array<int64_t, 4> input_size, dou
 
 INSTANTIATE_TEST_SUITE_P(
     Rows, RejectedSizesTest,
-    ::testing::Values(RejectedSizes{"BatchDisagrees",
-                                    {"bilinear", "--input-size", "3,2,3,3"},
-                                    Call(Op::kBilinear, ACL_FORMAT_NCHW, {3, 2, 3, 3})},
-                      RejectedSizes{"ZeroHeight",
-                                    {"bicubic-aa", "--input-size", "0,3"},
-                                    Call(Op::kBicubicAA, ACL_FORMAT_NCHW, {1, 2, 0, 3})},
-                      RejectedSizes{"NegativeScalesForBicubic",
-                                    {"bicubic-aa", "--input-size", "3,3", "--scales", "-2,2"},
-                                    Call(Op::kBicubicAA, ACL_FORMAT_NCHW, {1, 2, 3, 3}, -2, 2)},
-                      RejectedSizes{"UpscalingBeyond50",
-                                    {"bicubic-aa", "--input-size", "3,3", "--scales", "60,2"},
-                                    Call(Op::kBicubicAA, ACL_FORMAT_NCHW, {1, 2, 3, 3}, 60, 2)},
-                      RejectedSizes{"NdForBilinear",
-                                    {"bilinear", "--input-size", "3,3", "--format", "nd"},
-                                    Call(Op::kBilinear, ACL_FORMAT_ND, {1, 2, 3, 3})},
-                      RejectedSizes{"NhwcForBicubic",
-                                    {"bicubic-aa", "--input-size", "1,3,3,6", "--format", "nhwc"},
-                                    Call(Op::kBicubicAA, ACL_FORMAT_NHWC, {1, 3, 3, 6})}),
+    ::testing::Values(
+        RejectedSizes{"BatchDisagrees",
+                      {"bilinear", "--input-size", "3,2,3,3"},
+                      Call(Op::kBilinear, ACL_FORMAT_NCHW, {3, 2, 3, 3})},
+        RejectedSizes{"ZeroHeight",
+                      {"bicubic-aa", "--input-size", "0,3"},
+                      Call(Op::kBicubicAA, ACL_FORMAT_NCHW, {1, 2, 0, 3})},
+        RejectedSizes{"NegativeScalesForBicubic",
+                      {"bicubic-aa", "--input-size", "3,3", "--scales", "-2,2"},
+                      Call(Op::kBicubicAA, ACL_FORMAT_NCHW, {1, 2, 3, 3}, -2, 2)},
+        RejectedSizes{"UpscalingBeyond50",
+                      {"bicubic-aa", "--input-size", "3,3", "--scales", "60,2"},
+                      Call(Op::kBicubicAA, ACL_FORMAT_NCHW, {1, 2, 3, 3}, 60, 2)},
+        RejectedSizes{"NdForBilinear",
+                      {"bilinear", "--input-size", "3,3", "--format", "nd"},
+                      Call(Op::kBilinear, ACL_FORMAT_ND, {1, 2, 3, 3})},
+        RejectedSizes{"NhwcForBicubic",
+                      {"bicubic-aa", "--input-size", "1,3,3,6", "--format", "nhwc"},
+                      Call(Op::kBicubicAA, ACL_FORMAT_NHWC, {1, 3, 3, 6})},
+        RejectedSizes{"NegativeScalesForBilinearForward",
+                      {"bilinear-forward", "--output-size", "3,3", "--scales", "-1,2"},
+                      Call(Op::kBilinearForward, ACL_FORMAT_NCHW, {1, 2, 3, 3}, -1, 2)},
+        RejectedSizes{"ForwardUpscalingBeyond50",
+                      {"bicubic-aa-forward", "--output-size", "400,3"},
+                      Call(Op::kBicubicAAForward, ACL_FORMAT_NCHW, {1, 2, 400, 3})},
+        RejectedSizes{"NhwcForBicubicForward",
+                      {"bicubic-aa-forward", "--output-size", "3,3", "--format", "nhwc"},
+                      Call(Op::kBicubicAAForward, ACL_FORMAT_NHWC, {1, 3, 3, 6})},
+        RejectedSizes{"NdForBilinearForward",
+                      {"bilinear-forward", "--output-size", "3,3", "--format", "nd"},
+                      Call(Op::kBilinearForward, ACL_FORMAT_ND, {1, 2, 3, 3})}),
     [](const ::testing::TestParamInfo<RejectedSizes>& info) { return info.param.name; });
 
 }  // namespace

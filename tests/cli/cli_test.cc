@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <ostream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -121,9 +122,9 @@ struct BitwiseCase {
   aclDataType dtype;
   std::string descr;  // how the input file stores the data
   aclFormat format;
-  std::array<int64_t, 4> grad_out_dims;
-  std::array<int64_t, 4> input_size;
-  std::vector<std::string> args;  // --input-size and the rest
+  std::array<int64_t, 4> source_dims;
+  std::array<int64_t, 4> result_dims;
+  std::vector<std::string> args;  // --input-size (--output-size) and the rest
   bool align_corners = false;
   double scales_h = 0;
   double scales_w = 0;
@@ -138,14 +139,14 @@ TEST_P(BitwiseTest, ToolResultEqualsLibraryResult) {
   const BitwiseCase& test_case = GetParam();
   TempDir dir;
   int64_t count = 1;
-  for (int64_t dim : test_case.grad_out_dims) count *= dim;
+  for (int64_t dim : test_case.source_dims) count *= dim;
   npy::Array input{test_case.descr,
-                   {test_case.grad_out_dims.begin(), test_case.grad_out_dims.end()},
+                   {test_case.source_dims.begin(), test_case.source_dims.end()},
                    MakeData(count, test_case.dtype)};
-  npy::WriteNpy(dir.File("grad_out.npy"), input);
+  npy::WriteNpy(dir.File("source.npy"), input);
 
-  std::vector<std::string> args = {test_case.op == Op::kBilinear ? "bilinear" : "bicubic-aa",
-                                   dir.File("grad_out.npy"), "-o", dir.File("grad_in.npy")};
+  std::vector<std::string> args = {test_case.op.command, dir.File("source.npy"), "-o",
+                                   dir.File("result.npy")};
   args.insert(args.end(), test_case.args.begin(), test_case.args.end());
   ToolResult result = RunTool(args);
   ASSERT_EQ(result.exit_status, 0) << result.err;
@@ -155,26 +156,28 @@ TEST_P(BitwiseTest, ToolResultEqualsLibraryResult) {
   call.op = test_case.op;
   call.dtype = test_case.dtype;
   call.format = test_case.format;
-  call.grad_out_dims = test_case.grad_out_dims;
+  call.source_dims = test_case.source_dims;
+  // outputSize is the H and W of the operator's output-sized tensor: gradOut, or out.
+  const std::array<int64_t, 4>& output_dims =
+      test_case.op.forward ? test_case.result_dims : test_case.source_dims;
   bool channels_last = test_case.format == ACL_FORMAT_NHWC;
-  call.output_size = {test_case.grad_out_dims[channels_last ? 1 : 2],
-                      test_case.grad_out_dims[channels_last ? 2 : 3]};
-  call.input_size = test_case.input_size;
+  call.output_size = {output_dims[channels_last ? 1 : 2], output_dims[channels_last ? 2 : 3]};
+  call.result_dims = test_case.result_dims;
   call.align_corners = test_case.align_corners;
   call.scales_h = test_case.scales_h;
   call.scales_w = test_case.scales_w;
   LibraryResult expected = CallLibrary(call, input.data);
   ASSERT_EQ(expected.status, 0) << expected.message;
 
-  npy::Array output = npy::ReadNpy(dir.File("grad_in.npy"));
+  npy::Array output = npy::ReadNpy(dir.File("result.npy"));
   const char* expected_descr = test_case.dtype == ACL_FLOAT     ? "<f4"
                                : test_case.dtype == ACL_FLOAT16 ? "<f2"
                                                                 : "<u2";
   EXPECT_EQ(output.descr, expected_descr);
   EXPECT_EQ(output.shape,
-            std::vector<int64_t>(test_case.input_size.begin(), test_case.input_size.end()));
-  EXPECT_TRUE(output.data == expected.grad_in) << "the tool's gradIn differs from the library's";
-  EXPECT_EQ(dir.List(), (std::vector<std::string>{"grad_in.npy", "grad_out.npy"}));
+            std::vector<int64_t>(test_case.result_dims.begin(), test_case.result_dims.end()));
+  EXPECT_TRUE(output.data == expected.result) << "the tool's result differs from the library's";
+  EXPECT_EQ(dir.List(), (std::vector<std::string>{"result.npy", "source.npy"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -273,6 +276,69 @@ INSTANTIATE_TEST_SUITE_P(
                                   {1, 3, 8, 8},
                                   {1, 3, 6, 6},
                                   {"--input-size", "6,6", "--format", "nd", "--align-corners"},
+                                  true},
+                      BitwiseCase{"BilinearForwardFloat32",
+                                  Op::kBilinearForward,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 5, 7},
+                                  {2, 3, 8, 10},
+                                  {"--output-size", "8,10"}},
+                      BitwiseCase{"BilinearForwardAlignCornersScales",
+                                  Op::kBilinearForward,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 4, 5},
+                                  {2, 3, 8, 10},
+                                  {"--output-size", "8,10", "--align-corners", "--scales", "2,2"},
+                                  true,
+                                  2,
+                                  2},
+                      BitwiseCase{"BilinearForwardBfloat16Downsample",
+                                  Op::kBilinearForward,
+                                  ACL_BF16,
+                                  "<u2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 4, 9, 6},
+                                  {1, 4, 4, 3},
+                                  {"--output-size", "4,3", "--dtype", "bf16"}},
+                      BitwiseCase{"BilinearForwardNhwc",
+                                  Op::kBilinearForward,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NHWC,
+                                  {2, 4, 5, 3},
+                                  {2, 9, 7, 3},
+                                  {"--output-size", "9,7", "--format", "nhwc"}},
+                      BitwiseCase{"BicubicForwardDownsampleFloat32",
+                                  Op::kBicubicAAForward,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 9, 11},
+                                  {2, 3, 4, 5},
+                                  {"--output-size", "4,5"}},
+                      BitwiseCase{"BicubicForwardUpsampleScales",
+                                  Op::kBicubicAAForward,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 2, 5, 5},
+                                  {1, 2, 12, 12},
+                                  {"--output-size", "12,12", "--scales", "2.4,2.4"},
+                                  false,
+                                  2.4,
+                                  2.4},
+                      BitwiseCase{"BicubicForwardFloat16Nd",
+                                  Op::kBicubicAAForward,
+                                  ACL_FLOAT16,
+                                  "<f2",
+                                  ACL_FORMAT_ND,
+                                  {1, 3, 6, 6},
+                                  {1, 3, 8, 8},
+                                  {"--output-size", "8,8", "--format", "nd", "--align-corners"},
                                   true}),
     [](const ::testing::TestParamInfo<BitwiseCase>& info) { return info.param.name; });
 
@@ -295,18 +361,18 @@ TEST(CliTest, Float64IsComputedInFloat32AndWrittenAsFloat64) {
   }
   LibraryCall call;
   call.op = Op::kBicubicAA;
-  call.grad_out_dims = {2, 3, 6, 4};
+  call.source_dims = {2, 3, 6, 4};
   call.output_size = {6, 4};
-  call.input_size = {2, 3, 3, 2};
+  call.result_dims = {2, 3, 3, 2};
   LibraryResult expected = CallLibrary(call, as_float32);
   ASSERT_EQ(expected.status, 0) << expected.message;
   npy::Array output = npy::ReadNpy(dir.File("grad_in.npy"));
   ASSERT_EQ(output.descr, "<f8");
-  ASSERT_EQ(output.data.size(), expected.grad_in.size() * 2);
-  for (size_t i = 0; i < expected.grad_in.size() / 4; ++i) {
+  ASSERT_EQ(output.data.size(), expected.result.size() * 2);
+  for (size_t i = 0; i < expected.result.size() / 4; ++i) {
     float library_value;
     double tool_value;
-    std::memcpy(&library_value, expected.grad_in.data() + 4 * i, 4);
+    std::memcpy(&library_value, expected.result.data() + 4 * i, 4);
     std::memcpy(&tool_value, output.data.data() + 8 * i, 8);
     EXPECT_EQ(tool_value, static_cast<double>(library_value)) << "element " << i;
   }
@@ -336,8 +402,10 @@ TEST(CliTest, EveryCommandHasHelp) {
   for (const Help& help :
        {Help{{"--help"}, "compare"}, Help{{"-h"}, "bench"},
         Help{{"bilinear", "--help"}, "--input-size"},
-        Help{{"bicubic-aa", "--help"}, "--align-corners"}, Help{{"compare", "--help"}, "--rtol"},
-        Help{{"bench", "--help"}, "--case"}}) {
+        Help{{"bicubic-aa", "--help"}, "--align-corners"},
+        Help{{"bilinear-forward", "--help"}, "--output-size"},
+        Help{{"bicubic-aa-forward", "--help"}, "--output-size"},
+        Help{{"compare", "--help"}, "--rtol"}, Help{{"bench", "--help"}, "--case"}}) {
     ToolResult result = RunTool(help.args);
     EXPECT_EQ(result.exit_status, 0) << help.args[0];
     EXPECT_THAT(result.out, HasSubstr("Usage:"));
@@ -368,6 +436,90 @@ TEST(CliTest, BenchPrintsOneRowPerCase) {
   EXPECT_THAT(result.out, HasSubstr("\n  12  bicubic-aa  8,3 512x512->128x128"));
   EXPECT_THAT(result.out, HasSubstr("bfloat16"));
   EXPECT_THAT(result.out, Not(HasSubstr("\n   1  ")));
+}
+
+TEST(CliTest, ForwardCommandsTakeOutputSizeNotInputSize) {
+  for (const Op& op : {Op::kBilinearForward, Op::kBicubicAAForward}) {
+    ToolResult help = RunTool({op.command, "--help"});
+    ASSERT_EQ(help.exit_status, 0) << help.err;
+    EXPECT_THAT(help.out, HasSubstr(std::string(op.name) + ")"));
+    EXPECT_THAT(help.out, HasSubstr("--output-size H,W"));
+    EXPECT_THAT(help.out, Not(HasSubstr("--input-size")));
+    EXPECT_THAT(help.out, Not(HasSubstr("documented example")));
+  }
+  ToolResult top = RunTool({"--help"});
+  EXPECT_THAT(top.out, ContainsRegex("\n  bilinear-forward +Resize self "));
+  EXPECT_THAT(top.out, ContainsRegex("\n  bicubic-aa-forward +Resize x "));
+}
+
+TEST(CliTest, ForwardSummaryNamesTheOperatorAndItsTensors) {
+  TempDir dir;
+  npy::Array input{"<f4", {1, 2, 4, 4}, MakeData(32, ACL_FLOAT)};
+  npy::WriteNpy(dir.File("x.npy"), input);
+  ToolResult result =
+      RunTool({"bicubic-aa-forward", dir.File("x.npy"), "--output-size", "2,3", "--threads", "2"});
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("bicubic-aa-forward: aclnnUpsampleBicubic2dAA float32 NCHW x "
+                                    "(1, 2, 4, 4) -> out (1, 2, 2, 3) in "));
+  EXPECT_THAT(result.out, HasSubstr(", 2 threads\n"));
+  EXPECT_EQ(dir.List(), std::vector<std::string>{"x.npy"});  // no -o, nothing written
+}
+
+// The forward rows of the suite: each backward case of the issue's suite (1-12) again as a
+// forward call, case N + 14, so that the two directions can be read side by side.
+TEST(CliTest, BenchListsForwardRowsBesideTheBackwardOnes) {
+  ToolResult listing = RunTool({"bench", "--list-cases"});
+  ASSERT_EQ(listing.exit_status, 0) << listing.err;
+  std::vector<std::string> lines;
+  std::istringstream stream(listing.out);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  ASSERT_GE(lines.size(), 26u);
+  for (size_t backward = 0; backward < 12; ++backward) {
+    std::string expected = lines[backward];
+    // "   1 bilinear  ..." -> "  15 bilinear-forward ...": the same shape, dtype and layout.
+    std::smatch parts;
+    ASSERT_TRUE(std::regex_match(expected, parts, std::regex(" +[0-9]+ ([a-z-]+)(\\*?) +(.*)")))
+        << expected;
+    std::smatch forward_parts;
+    ASSERT_TRUE(std::regex_match(lines[backward + 14], forward_parts,
+                                 std::regex(" +([0-9]+) ([a-z-]+)(\\*?) +(.*)")))
+        << lines[backward + 14];
+    EXPECT_EQ(forward_parts[1].str(), std::to_string(backward + 15));
+    EXPECT_EQ(forward_parts[2].str(), parts[1].str() + "-forward");
+    EXPECT_EQ(forward_parts[3].str(), parts[2].str());
+    EXPECT_EQ(forward_parts[4].str(), parts[3].str());
+  }
+  EXPECT_THAT(listing.out, HasSubstr("bicubic-aa-forward  8,3 512x512->128x128   fp32 "
+                                     "NCHW(NHWC mem)"));
+
+  // The JSON that bench/compare_torch.py reads: every operator of the library's table appears.
+  ToolResult json = RunTool({"bench", "--list-cases", "--json"});
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  EXPECT_EQ(CountLines(json.out), CountLines(listing.out) + 2);  // one object a line, and [ ]
+  for (const Op& op :
+       {Op::kBilinear, Op::kBicubicAA, Op::kBilinearForward, Op::kBicubicAAForward}) {
+    EXPECT_THAT(json.out, HasSubstr(std::string("\"command\": \"") + op.command +
+                                    "\", \"operator\": \"" + op.name + "\""));
+  }
+  EXPECT_THAT(json.out, HasSubstr("{\"id\": 15, \"command\": \"bilinear-forward\", \"operator\": "
+                                  "\"aclnnUpsampleBilinear2d\", \"mode\": \"bilinear\", "
+                                  "\"direction\": \"forward\", \"n\": 8, \"c\": 64, \"in_h\": 64, "
+                                  "\"in_w\": 64, \"out_h\": 128, \"out_w\": 128, \"dtype\": "
+                                  "\"fp32\", \"align_corners\": false, \"channels_last\": false, "
+                                  "\"extra\": false}"));
+  // The help lists the same suite.
+  ToolResult help = RunTool({"bench", "--help"});
+  EXPECT_THAT(help.out, HasSubstr(listing.out));
+}
+
+TEST(CliTest, BenchRunsForwardRows) {
+  ToolResult result = RunTool({"bench", "--case", "18,26", "--repeats", "2", "--min-time", "0",
+                               "--bandwidth-mib", "16", "--threads", "2"});
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("\n  18  bilinear-forward    8,3 256x256->224x224"));
+  EXPECT_THAT(result.out, HasSubstr("\n  26  bicubic-aa-forward  8,3 512x512->128x128"));
+  EXPECT_THAT(result.out, HasSubstr("GB/s counts the source (gradOut, or a forward operator's "
+                                    "input) read once and the result written once"));
 }
 
 }  // namespace

@@ -14,8 +14,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnn_upsample/operators.h"
 
 extern char** environ;
 
@@ -116,7 +115,9 @@ int64_t Product(const std::array<int64_t, 4>& dims) {
 
 }  // namespace
 
-LibraryResult CallLibrary(const LibraryCall& call, const std::vector<std::byte>& grad_out) {
+LibraryResult CallLibrary(const LibraryCall& call, const std::vector<std::byte>& source) {
+  const aclnn_upsample_operator* op = aclnn_upsample_find_operator(call.op.name);
+  if (op == nullptr) throw std::runtime_error(std::string("no operator ") + call.op.name);
   size_t element_size = call.dtype == ACL_FLOAT ? 4 : 2;
   int init_status = aclInit(nullptr);
   if (init_status != ACL_ERROR_REPEAT_INITIALIZE) Check(init_status, "aclInit");
@@ -124,67 +125,60 @@ LibraryResult CallLibrary(const LibraryCall& call, const std::vector<std::byte>&
   aclrtStream stream = nullptr;
   Check(aclrtCreateStream(&stream), "aclrtCreateStream");
 
-  size_t grad_in_bytes =
-      static_cast<size_t>(std::max<int64_t>(Product(call.input_size), 0)) * element_size;
-  void* grad_out_device = nullptr;
-  void* grad_in_device = nullptr;
-  Check(aclrtMalloc(&grad_out_device, std::max<size_t>(grad_out.size(), 1),
-                    ACL_MEM_MALLOC_HUGE_FIRST),
+  size_t result_bytes =
+      static_cast<size_t>(std::max<int64_t>(Product(call.result_dims), 0)) * element_size;
+  void* source_device = nullptr;
+  void* result_device = nullptr;
+  Check(aclrtMalloc(&source_device, std::max<size_t>(source.size(), 1), ACL_MEM_MALLOC_HUGE_FIRST),
         "aclrtMalloc");
-  Check(aclrtMalloc(&grad_in_device, std::max<size_t>(grad_in_bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST),
+  Check(aclrtMalloc(&result_device, std::max<size_t>(result_bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST),
         "aclrtMalloc");
-  if (!grad_out.empty()) {
-    Check(aclrtMemcpy(grad_out_device, grad_out.size(), grad_out.data(), grad_out.size(),
+  if (!source.empty()) {
+    Check(aclrtMemcpy(source_device, source.size(), source.data(), source.size(),
                       ACL_MEMCPY_HOST_TO_DEVICE),
           "aclrtMemcpy");
   }
-  aclTensor* grad_out_tensor =
-      aclCreateTensor(call.grad_out_dims.data(), 4, call.dtype, nullptr, 0, call.format,
-                      call.grad_out_dims.data(), 4, grad_out_device);
-  aclTensor* grad_in_tensor =
-      aclCreateTensor(call.input_size.data(), 4, call.dtype, nullptr, 0, call.format,
-                      call.input_size.data(), 4, grad_in_device);
+  aclTensor* source_tensor =
+      aclCreateTensor(call.source_dims.data(), 4, call.dtype, nullptr, 0, call.format,
+                      call.source_dims.data(), 4, source_device);
+  aclTensor* result_tensor =
+      aclCreateTensor(call.result_dims.data(), 4, call.dtype, nullptr, 0, call.format,
+                      call.result_dims.data(), 4, result_device);
   aclIntArray* output_size = aclCreateIntArray(call.output_size.data(), 2);
-  aclIntArray* input_size = aclCreateIntArray(call.input_size.data(), 4);
+  // CANN's forward operators take no inputSize.
+  aclIntArray* input_size =
+      call.op.forward ? nullptr : aclCreateIntArray(call.result_dims.data(), 4);
 
   LibraryResult result;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  result.status =
-      call.op == Op::kBilinear
-          ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
-                grad_out_tensor, output_size, input_size, call.align_corners, call.scales_h,
-                call.scales_w, grad_in_tensor, &workspace_size, &executor)
-          : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
-                grad_out_tensor, output_size, input_size, call.align_corners, call.scales_h,
-                call.scales_w, grad_in_tensor, &workspace_size, &executor);
+  result.status = op->get_workspace_size(source_tensor, output_size, input_size, call.align_corners,
+                                         call.scales_h, call.scales_w, result_tensor,
+                                         &workspace_size, &executor);
   void* workspace = nullptr;
   if (result.status == 0) {
     if (workspace_size > 0) {
       Check(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
     }
-    result.status =
-        call.op == Op::kBilinear
-            ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspace_size, executor, stream)
-            : aclnnUpsampleBicubic2dAAGrad(workspace, workspace_size, executor, stream);
+    result.status = op->run(workspace, workspace_size, executor, stream);
   }
   if (result.status == 0) {
     Check(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
-    result.grad_in.resize(grad_in_bytes);
-    Check(aclrtMemcpy(result.grad_in.data(), grad_in_bytes, grad_in_device, grad_in_bytes,
+    result.result.resize(result_bytes);
+    Check(aclrtMemcpy(result.result.data(), result_bytes, result_device, result_bytes,
                       ACL_MEMCPY_DEVICE_TO_HOST),
           "aclrtMemcpy");
   } else {
     result.message = aclGetRecentErrMsg();
   }
 
-  aclDestroyTensor(grad_out_tensor);
-  aclDestroyTensor(grad_in_tensor);
+  aclDestroyTensor(source_tensor);
+  aclDestroyTensor(result_tensor);
   aclDestroyIntArray(output_size);
-  aclDestroyIntArray(input_size);
+  if (input_size != nullptr) aclDestroyIntArray(input_size);
   if (workspace != nullptr) aclrtFree(workspace);
-  aclrtFree(grad_out_device);
-  aclrtFree(grad_in_device);
+  aclrtFree(source_device);
+  aclrtFree(result_device);
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -45,15 +45,32 @@ std::string ReadBytes(const std::string& path);
 // The number of '\n' in `text`.
 int CountLines(const std::string& text);
 
-enum class Op { kBilinear, kBicubicAA };
+// An operator as the tests name it on both sides: the tool's subcommand, and CANN's name, by
+// which the library's table (aclnn_upsample_find_operator) gives the functions the tests call.
+// Looking the row up by name, not by command, checks that the tool's command runs that operator.
+struct Op {
+  const char* command;
+  const char* name;
+  bool forward;
+
+  static const Op kBilinear;
+  static const Op kBicubicAA;
+  static const Op kBilinearForward;
+  static const Op kBicubicAAForward;
+};
+
+inline constexpr Op Op::kBilinear{"bilinear", "aclnnUpsampleBilinear2dBackwardV2", false};
+inline constexpr Op Op::kBicubicAA{"bicubic-aa", "aclnnUpsampleBicubic2dAAGrad", false};
+inline constexpr Op Op::kBilinearForward{"bilinear-forward", "aclnnUpsampleBilinear2d", true};
+inline constexpr Op Op::kBicubicAAForward{"bicubic-aa-forward", "aclnnUpsampleBicubic2dAA", true};
 
 struct LibraryCall {
   Op op = Op::kBilinear;
   aclDataType dtype = ACL_FLOAT;
   aclFormat format = ACL_FORMAT_NCHW;
-  std::array<int64_t, 4> grad_out_dims{};
+  std::array<int64_t, 4> source_dims{};  // gradOut, or a forward operator's input
   std::array<int64_t, 2> output_size{};
-  std::array<int64_t, 4> input_size{};
+  std::array<int64_t, 4> result_dims{};  // gradIn (the inputSize), or a forward operator's out
   bool align_corners = false;
   double scales_h = 0;
   double scales_w = 0;
@@ -61,13 +78,13 @@ struct LibraryCall {
 
 struct LibraryResult {
   int status = 0;
-  std::string message;             // aclGetRecentErrMsg() after a failure
-  std::vector<std::byte> grad_in;  // contiguous, in the call's dtype
+  std::string message;            // aclGetRecentErrMsg() after a failure
+  std::vector<std::byte> result;  // contiguous, in the call's dtype
 };
 
 // Runs the operator once through the C API in the CANN call sequence, independently of the
 // tool's own code.
-LibraryResult CallLibrary(const LibraryCall& call, const std::vector<std::byte>& grad_out);
+LibraryResult CallLibrary(const LibraryCall& call, const std::vector<std::byte>& source);
 
 }  // namespace upsample_grad::testing
 

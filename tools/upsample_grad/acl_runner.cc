@@ -5,8 +5,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "tool_error.h"
 
 namespace upsample_grad {
@@ -79,13 +77,24 @@ aclIntArray* CreateIntArray(const int64_t* values, uint64_t size, const char* wh
 
 }  // namespace
 
-const char* OperatorName(Operator op) {
-  return op == Operator::kBilinear ? "bilinear" : "bicubic-aa";
+const aclnn_upsample_operator& FindOperator(const char* command) {
+  const aclnn_upsample_operator* op = aclnn_upsample_find_operator(command);
+  if (op == nullptr) {
+    throw ToolError(std::string("internal error: the library has no operator '") + command + "'");
+  }
+  return *op;
 }
 
-const char* AclnnName(Operator op) {
-  return op == Operator::kBilinear ? "aclnnUpsampleBilinear2dBackwardV2"
-                                   : "aclnnUpsampleBicubic2dAAGrad";
+bool IsForward(const aclnn_upsample_operator& op) { return op.direction == ACLNN_UPSAMPLE_FORWARD; }
+
+// CANN names the backward operators' gradOut differently ("gradOut", "gradOutput"); the tool's
+// messages have always said gradOut for both.
+const char* SourceName(const aclnn_upsample_operator& op) {
+  return IsForward(op) ? op.source_name : "gradOut";
+}
+
+const char* ResultName(const aclnn_upsample_operator& op) {
+  return IsForward(op) ? "out" : "gradIn";
 }
 
 const char* FormatName(aclFormat format) {
@@ -132,24 +141,25 @@ int64_t TensorView::ViewElements() const { return Product(dims); }
 int64_t TensorView::StorageElements() const { return Product(storage_dims); }
 
 int64_t Problem::TrafficBytes() const {
-  return (grad_out.ViewElements() + grad_in.ViewElements()) *
+  return (source.ViewElements() + result.ViewElements()) *
          static_cast<int64_t>(DataTypeSize(dtype));
 }
 
-Problem MakeContiguousProblem(Operator op, aclDataType dtype, aclFormat format,
-                              const std::array<int64_t, 4>& grad_out_dims,
-                              const std::array<int64_t, 4>& input_size, bool align_corners,
+Problem MakeContiguousProblem(const aclnn_upsample_operator& op, aclDataType dtype,
+                              aclFormat format, const std::array<int64_t, 4>& source_dims,
+                              const std::array<int64_t, 4>& result_dims, bool align_corners,
                               double scales_h, double scales_w) {
   Problem problem;
-  problem.op = op;
+  problem.op = &op;
   problem.dtype = dtype;
   problem.format = format;
-  problem.grad_out = TensorView::Contiguous(grad_out_dims);
-  problem.grad_in = TensorView::Contiguous(input_size);
+  problem.source = TensorView::Contiguous(source_dims);
+  problem.result = TensorView::Contiguous(result_dims);
+  const std::array<int64_t, 4>& output_dims = IsForward(op) ? result_dims : source_dims;
   bool channels_last = format == ACL_FORMAT_NHWC;
-  problem.output_size = channels_last ? std::array<int64_t, 2>{grad_out_dims[1], grad_out_dims[2]}
-                                      : std::array<int64_t, 2>{grad_out_dims[2], grad_out_dims[3]};
-  problem.input_size = input_size;
+  problem.output_size = channels_last ? std::array<int64_t, 2>{output_dims[1], output_dims[2]}
+                                      : std::array<int64_t, 2>{output_dims[2], output_dims[3]};
+  problem.input_size = result_dims;
   problem.align_corners = align_corners;
   problem.scales_h = scales_h;
   problem.scales_w = scales_w;
@@ -198,27 +208,24 @@ void DeviceBuffer::CopyToHost(void* host, size_t bytes) const {
   CheckAcl(aclrtMemcpy(host, bytes, data_, bytes, ACL_MEMCPY_DEVICE_TO_HOST), "aclrtMemcpy");
 }
 
-OperatorCall::OperatorCall(const Problem& problem, void* grad_out_device, void* grad_in_device,
+OperatorCall::OperatorCall(const Problem& problem, void* source_device, void* result_device,
                            bool repeatable)
     : problem_(problem), repeatable_(repeatable) {
+  const aclnn_upsample_operator& op = *problem.op;
   try {
-    grad_out_ =
-        CreateTensor(problem.grad_out, problem.dtype, problem.format, grad_out_device, "gradOut");
-    grad_in_ =
-        CreateTensor(problem.grad_in, problem.dtype, problem.format, grad_in_device, "gradIn");
+    source_ =
+        CreateTensor(problem.source, problem.dtype, problem.format, source_device, SourceName(op));
+    result_ =
+        CreateTensor(problem.result, problem.dtype, problem.format, result_device, ResultName(op));
     output_size_ = CreateIntArray(problem.output_size.data(), 2, "outputSize");
-    input_size_ = CreateIntArray(problem.input_size.data(), 4, "inputSize");
+    // A forward operator takes no inputSize: its input's shape gives it.
+    if (!IsForward(op)) input_size_ = CreateIntArray(problem.input_size.data(), 4, "inputSize");
     uint64_t workspace_size = 0;
-    std::string phase1 = std::string(AclnnName(problem.op)) + "GetWorkspaceSize";
-    aclnnStatus status =
-        problem.op == Operator::kBilinear
-            ? aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
-                  grad_out_, output_size_, input_size_, problem.align_corners, problem.scales_h,
-                  problem.scales_w, grad_in_, &workspace_size, &executor_)
-            : aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
-                  grad_out_, output_size_, input_size_, problem.align_corners, problem.scales_h,
-                  problem.scales_w, grad_in_, &workspace_size, &executor_);
-    CheckAcl(status, phase1.c_str());
+    std::string phase1 = std::string(op.name) + "GetWorkspaceSize";
+    CheckAcl(op.get_workspace_size(source_, output_size_, input_size_, problem.align_corners,
+                                   problem.scales_h, problem.scales_w, result_, &workspace_size,
+                                   &executor_),
+             phase1.c_str());
     if (repeatable_ && executor_ != nullptr) {
       CheckAcl(aclSetAclOpExecutorRepeatable(executor_), "aclSetAclOpExecutorRepeatable");
     }
@@ -235,11 +242,11 @@ void OperatorCall::Release() {
   // A single-use executor that ran was consumed by phase 2; any other must be released here.
   if (executor_ != nullptr && !consumed_) aclDestroyAclOpExecutor(executor_);
   executor_ = nullptr;
-  if (grad_out_ != nullptr) aclDestroyTensor(grad_out_);
-  if (grad_in_ != nullptr) aclDestroyTensor(grad_in_);
+  if (source_ != nullptr) aclDestroyTensor(source_);
+  if (result_ != nullptr) aclDestroyTensor(result_);
   if (output_size_ != nullptr) aclDestroyIntArray(output_size_);
   if (input_size_ != nullptr) aclDestroyIntArray(input_size_);
-  grad_out_ = grad_in_ = nullptr;
+  source_ = result_ = nullptr;
   output_size_ = input_size_ = nullptr;
   workspace_.reset();
 }
@@ -249,33 +256,31 @@ void OperatorCall::Execute(aclrtStream stream) {
   if (executor_ == nullptr) return;  // an empty problem: phase 1 planned nothing to do
   void* workspace = workspace_ ? workspace_->get() : nullptr;
   uint64_t workspace_size = workspace_ ? workspace_->size() : 0;
-  aclnnStatus status =
-      problem_.op == Operator::kBilinear
-          ? aclnnUpsampleBilinear2dBackwardV2(workspace, workspace_size, executor_, stream)
-          : aclnnUpsampleBicubic2dAAGrad(workspace, workspace_size, executor_, stream);
+  aclnnStatus status = problem_.op->run(workspace, workspace_size, executor_, stream);
   if (!repeatable_) consumed_ = true;
-  CheckAcl(status, AclnnName(problem_.op));
+  CheckAcl(status, problem_.op->name);
   CheckAcl(aclrtSynchronizeStream(stream), "aclrtSynchronizeStream");
 }
 
 double RunOnce(const AclSession& session, const Problem& problem,
-               const std::vector<std::byte>& grad_out, std::vector<std::byte>& grad_in) {
+               const std::vector<std::byte>& source, std::vector<std::byte>& result) {
   size_t element_size = DataTypeSize(problem.dtype);
-  size_t grad_out_bytes = static_cast<size_t>(problem.grad_out.StorageElements()) * element_size;
-  size_t grad_in_bytes = static_cast<size_t>(problem.grad_in.StorageElements()) * element_size;
-  if (grad_out.size() != grad_out_bytes) {
-    throw ToolError("internal error: gradOut holds " + std::to_string(grad_out.size()) +
-                    " bytes, its view needs " + std::to_string(grad_out_bytes));
+  size_t source_bytes = static_cast<size_t>(problem.source.StorageElements()) * element_size;
+  size_t result_bytes = static_cast<size_t>(problem.result.StorageElements()) * element_size;
+  if (source.size() != source_bytes) {
+    throw ToolError(std::string("internal error: ") + SourceName(*problem.op) + " holds " +
+                    std::to_string(source.size()) + " bytes, its view needs " +
+                    std::to_string(source_bytes));
   }
-  DeviceBuffer grad_out_device(grad_out_bytes);
-  DeviceBuffer grad_in_device(grad_in_bytes);
-  grad_out_device.CopyFromHost(grad_out.data(), grad_out_bytes);
-  OperatorCall call(problem, grad_out_device.get(), grad_in_device.get(), /*repeatable=*/false);
+  DeviceBuffer source_device(source_bytes);
+  DeviceBuffer result_device(result_bytes);
+  source_device.CopyFromHost(source.data(), source_bytes);
+  OperatorCall call(problem, source_device.get(), result_device.get(), /*repeatable=*/false);
   auto start = std::chrono::steady_clock::now();
   call.Execute(session.stream());
   std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  grad_in.resize(grad_in_bytes);
-  grad_in_device.CopyToHost(grad_in.data(), grad_in_bytes);
+  result.resize(result_bytes);
+  result_device.CopyToHost(result.data(), result_bytes);
   return elapsed.count();
 }
 

@@ -1,6 +1,7 @@
-// Runs the two operators through the library's public C API, the way CANN code calls them:
-// aclInit, aclrtSetDevice, aclrtCreateStream, aclrtMalloc/aclrtMemcpy, aclCreateTensor,
-// GetWorkspaceSize, execute, aclrtSynchronizeStream, copy back, destroy, aclFinalize.
+// Runs the library's operators (its table, aclnn_upsample/operators.h) through the library's public
+// C API, the way CANN code calls them: aclInit, aclrtSetDevice, aclrtCreateStream,
+// aclrtMalloc/aclrtMemcpy, aclCreateTensor, GetWorkspaceSize, execute, aclrtSynchronizeStream, copy
+// back, destroy, aclFinalize.
 #ifndef TOOLS_UPSAMPLE_GRAD_ACL_RUNNER_H_
 #define TOOLS_UPSAMPLE_GRAD_ACL_RUNNER_H_
 
@@ -13,15 +14,18 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "aclnn_upsample/operators.h"
 
 namespace upsample_grad {
 
-enum class Operator { kBilinear, kBicubicAA };
-
-// The subcommand name: "bilinear" or "bicubic-aa".
-const char* OperatorName(Operator op);
-// The CANN operator: "aclnnUpsampleBilinear2dBackwardV2" or "aclnnUpsampleBicubic2dAAGrad".
-const char* AclnnName(Operator op);
+// The operator whose subcommand (or CANN name) is `command`, from the library's table; throws
+// ToolError if there is none.
+const aclnn_upsample_operator& FindOperator(const char* command);
+bool IsForward(const aclnn_upsample_operator& op);
+// The tool's names of the tensor an operator reads and the one it writes: "gradOut" and
+// "gradIn" for a backward operator, CANN's input name ("self", "x") and "out" for a forward one.
+const char* SourceName(const aclnn_upsample_operator& op);
+const char* ResultName(const aclnn_upsample_operator& op);
 const char* FormatName(aclFormat format);
 const char* DataTypeName(aclDataType dtype);
 size_t DataTypeSize(aclDataType dtype);
@@ -39,26 +43,28 @@ struct TensorView {
 };
 
 struct Problem {
-  Operator op = Operator::kBilinear;
+  const aclnn_upsample_operator* op = nullptr;
   aclDataType dtype = ACL_FLOAT;
   aclFormat format = ACL_FORMAT_NCHW;
-  TensorView grad_out;
-  TensorView grad_in;
+  TensorView source;  // what the operator reads: gradOut, or a forward operator's image
+  TensorView result;  // what it writes: gradIn, or the resized image
   std::array<int64_t, 2> output_size{};
-  std::array<int64_t, 4> input_size{};  // in the format's axis order, as the operator takes it
+  // In the format's axis order, as a backward operator takes it; forward operators take none.
+  std::array<int64_t, 4> input_size{};
   bool align_corners = false;
   double scales_h = 0;
   double scales_w = 0;
 
-  // Bytes the operator must read and write at least: all of gradOut and all of gradIn.
+  // Bytes the operator must read and write at least: all of the source and all of the result.
   int64_t TrafficBytes() const;
 };
 
-// A contiguous problem: outputSize is gradOut's H and W (axes 1, 2 for NHWC, else 2, 3) and
-// gradIn's view is `input_size`.
-Problem MakeContiguousProblem(Operator op, aclDataType dtype, aclFormat format,
-                              const std::array<int64_t, 4>& grad_out_dims,
-                              const std::array<int64_t, 4>& input_size, bool align_corners,
+// A contiguous problem of `op` reading `source_dims` and writing `result_dims`: outputSize is the
+// H and W (axes 1, 2 for NHWC, else 2, 3) of the source for a backward operator, of the result
+// for a forward one; a backward operator's inputSize is `result_dims`.
+Problem MakeContiguousProblem(const aclnn_upsample_operator& op, aclDataType dtype,
+                              aclFormat format, const std::array<int64_t, 4>& source_dims,
+                              const std::array<int64_t, 4>& result_dims, bool align_corners,
                               double scales_h, double scales_w);
 
 // Throws ToolError "<function> failed with status <code> (<name>): <aclGetRecentErrMsg()>".
@@ -98,8 +104,7 @@ class DeviceBuffer {
 // number of times; a single-use one runs once.
 class OperatorCall {
  public:
-  OperatorCall(const Problem& problem, void* grad_out_device, void* grad_in_device,
-               bool repeatable);
+  OperatorCall(const Problem& problem, void* source_device, void* result_device, bool repeatable);
   ~OperatorCall();
   OperatorCall(const OperatorCall&) = delete;
   OperatorCall& operator=(const OperatorCall&) = delete;
@@ -111,8 +116,8 @@ class OperatorCall {
   void Release();
 
   const Problem problem_;
-  aclTensor* grad_out_ = nullptr;
-  aclTensor* grad_in_ = nullptr;
+  aclTensor* source_ = nullptr;
+  aclTensor* result_ = nullptr;
   aclIntArray* output_size_ = nullptr;
   aclIntArray* input_size_ = nullptr;
   aclOpExecutor* executor_ = nullptr;
@@ -121,11 +126,11 @@ class OperatorCall {
   std::unique_ptr<DeviceBuffer> workspace_;
 };
 
-// Copies `grad_out` (the storage of problem.grad_out, in the problem's dtype) to the device,
-// runs the operator once and copies gradIn's storage back into `grad_in`, resized to fit.
-// Returns the seconds that phase 2 and the synchronisation took.
+// Copies `source` (the storage of problem.source, in the problem's dtype) to the device, runs the
+// operator once and copies the result's storage back into `result`, resized to fit. Returns the
+// seconds that phase 2 and the synchronisation took.
 double RunOnce(const AclSession& session, const Problem& problem,
-               const std::vector<std::byte>& grad_out, std::vector<std::byte>& grad_in);
+               const std::vector<std::byte>& source, std::vector<std::byte>& result);
 
 // Sets ACLNN_UPSAMPLE_NUM_THREADS, which the library reads in phase 1; 0 leaves it unchanged.
 void SetLibraryThreads(int threads);

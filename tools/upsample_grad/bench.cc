@@ -26,15 +26,14 @@ double SecondsSince(Clock::time_point start) {
 }
 
 Problem ProblemFor(const SuiteCase& suite_case) {
-  Operator op =
-      suite_case.op == SuiteOperator::kBilinear ? Operator::kBilinear : Operator::kBicubicAA;
+  const aclnn_upsample_operator& op = FindOperator(suite_case.command);
+  std::array<int64_t, 4> input{suite_case.n, suite_case.c, suite_case.in_h, suite_case.in_w};
+  std::array<int64_t, 4> output{suite_case.n, suite_case.c, suite_case.out_h, suite_case.out_w};
   Problem problem =
-      MakeContiguousProblem(op, suite_case.dtype, ACL_FORMAT_NCHW,
-                            {suite_case.n, suite_case.c, suite_case.out_h, suite_case.out_w},
-                            {suite_case.n, suite_case.c, suite_case.in_h, suite_case.in_w},
-                            suite_case.align_corners, 0, 0);
+      MakeContiguousProblem(op, suite_case.dtype, ACL_FORMAT_NCHW, IsForward(op) ? input : output,
+                            IsForward(op) ? output : input, suite_case.align_corners, 0, 0);
   if (suite_case.layout == SuiteLayout::kNchwChannelsLastStrides) {
-    for (TensorView* view : {&problem.grad_out, &problem.grad_in}) {
+    for (TensorView* view : {&problem.source, &problem.result}) {
       auto [n, c, h, w] = view->dims;
       view->strides = {h * w * c, 1, w * c, c};
       view->storage_dims = {n, h, w, c};
@@ -44,8 +43,8 @@ Problem ProblemFor(const SuiteCase& suite_case) {
 }
 
 // Deterministic values in [-1, 1) in the case's dtype, so that runs are comparable.
-std::vector<std::byte> MakeGradOut(const Problem& problem) {
-  int64_t count = problem.grad_out.StorageElements();
+std::vector<std::byte> MakeSource(const Problem& problem) {
+  int64_t count = problem.source.StorageElements();
   size_t element_size = DataTypeSize(problem.dtype);
   std::vector<std::byte> data(static_cast<size_t>(count) * element_size);
   uint32_t state = 12345u;
@@ -86,6 +85,41 @@ std::vector<int> SelectedCases(const std::string& text) {
 // GB/s, a few hundredths of a second.
 constexpr int kRooflineRepetitions = 7;
 
+// The operator column's label: the command, starred where alignCorners is set.
+std::string OperatorLabel(const SuiteCase& suite_case) {
+  return std::string(suite_case.command) + (suite_case.align_corners ? "*" : "");
+}
+
+std::string ShapeLabel(const SuiteCase& suite_case) {
+  char shape[64];
+  std::snprintf(shape, sizeof(shape), "%ld,%ld %ldx%ld->%ldx%ld", suite_case.n, suite_case.c,
+                suite_case.in_h, suite_case.in_w, suite_case.out_h, suite_case.out_w);
+  return shape;
+}
+
+const char* LayoutLabel(const SuiteCase& suite_case) {
+  return suite_case.layout == SuiteLayout::kNchw ? "NCHW" : "NCHW(NHWC mem)";
+}
+
+// The suite as JSON, the form bench/compare_torch.py reads: one object per case.
+void PrintSuiteJson(std::ostream& out) {
+  out << "[\n";
+  for (size_t i = 0; i < kBenchSuite.size(); ++i) {
+    const SuiteCase& c = kBenchSuite[i];
+    const aclnn_upsample_operator& op = FindOperator(c.command);
+    out << "  {\"id\": " << c.id << ", \"command\": \"" << op.command << "\", \"operator\": \""
+        << op.name << "\", \"mode\": \"" << op.mode << "\", \"direction\": \""
+        << (IsForward(op) ? "forward" : "backward") << "\", \"n\": " << c.n << ", \"c\": " << c.c
+        << ", \"in_h\": " << c.in_h << ", \"in_w\": " << c.in_w << ", \"out_h\": " << c.out_h
+        << ", \"out_w\": " << c.out_w << ", \"dtype\": \"" << SuiteDtypeTag(c.dtype)
+        << "\", \"align_corners\": " << (c.align_corners ? "true" : "false")
+        << ", \"channels_last\": " << (c.layout == SuiteLayout::kNchw ? "false" : "true")
+        << ", \"extra\": " << (c.extra ? "true" : "false") << "}"
+        << (i + 1 < kBenchSuite.size() ? ",\n" : "\n");
+  }
+  out << "]\n";
+}
+
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t middle = values.size() / 2;
@@ -94,8 +128,38 @@ double Median(std::vector<double> values) {
 
 }  // namespace
 
+std::string DescribeBenchSuite() {
+  std::string text;
+  char line[128];
+  for (const SuiteCase& suite_case : kBenchSuite) {
+    std::snprintf(line, sizeof(line), "  %2d %-19s %-22s %s %s%s\n", suite_case.id,
+                  OperatorLabel(suite_case).c_str(), ShapeLabel(suite_case).c_str(),
+                  SuiteDtypeTag(suite_case.dtype), LayoutLabel(suite_case),
+                  suite_case.extra ? " (extra)" : "");
+    text += line;
+  }
+  return text;
+}
+
 int RunBench(const BenchOptions& options, std::ostream& out) {
+  if (options.json && !options.list_cases) throw ToolError("--json needs --list-cases");
+  if (options.list_cases) {
+    if (!options.cases.empty()) throw ToolError("--list-cases lists the whole suite; drop --case");
+    if (options.json) {
+      PrintSuiteJson(out);
+    } else {
+      out << DescribeBenchSuite();
+    }
+    return 0;
+  }
   std::vector<int> ids = SelectedCases(options.cases);
+  // As wide as the longest operator label of the cases run, so that the columns line up.
+  size_t operator_width = 10;
+  for (int id : ids) {
+    operator_width =
+        std::max(operator_width, OperatorLabel(kBenchSuite[static_cast<size_t>(id - 1)]).size());
+  }
+  const int width = static_cast<int>(operator_width);
   if (options.min_runs < 1) throw ToolError("--repeats must be at least 1");
   if (options.bandwidth_mib < 1) throw ToolError("--bandwidth-mib must be at least 1");
   SetLibraryThreads(options.threads);
@@ -111,28 +175,28 @@ int RunBench(const BenchOptions& options, std::ostream& out) {
       << "), SIMD target " << aclnn_upsample_simd_target() << "\n";
   out << "memory roofline: " << DescribeRoofline(roofline, probe, kRooflineRepetitions) << "\n";
   char line[256];
-  std::snprintf(line, sizeof(line), "%4s  %-10s  %-22s  %-8s  %-13s  %5s  %10s  %8s  %8s  %7s\n",
-                "case", "operator", "N,C in -> out", "dtype", "layout", "runs", "median ms", "GB/s",
-                "peak", "of peak");
+  std::snprintf(line, sizeof(line), "%4s  %-*s  %-22s  %-8s  %-14s  %5s  %10s  %8s  %8s  %7s\n",
+                "case", width, "operator", "N,C in -> out", "dtype", "layout", "runs", "median ms",
+                "GB/s", "peak", "of peak");
   out << line << std::flush;
 
   AclSession session;
   for (int id : ids) {
     const SuiteCase& suite_case = kBenchSuite[static_cast<size_t>(id - 1)];
     Problem problem = ProblemFor(suite_case);
-    std::vector<std::byte> grad_out = MakeGradOut(problem);
+    std::vector<std::byte> source = MakeSource(problem);
     size_t element_size = DataTypeSize(problem.dtype);
-    DeviceBuffer grad_out_device(grad_out.size());
-    DeviceBuffer grad_in_device(static_cast<size_t>(problem.grad_in.StorageElements()) *
-                                element_size);
-    grad_out_device.CopyFromHost(grad_out.data(), grad_out.size());
-    OperatorCall call(problem, grad_out_device.get(), grad_in_device.get(), /*repeatable=*/true);
+    DeviceBuffer source_device(source.size());
+    DeviceBuffer result_device(static_cast<size_t>(problem.result.StorageElements()) *
+                               element_size);
+    source_device.CopyFromHost(source.data(), source.size());
+    OperatorCall call(problem, source_device.get(), result_device.get(), /*repeatable=*/true);
 
     // The case's peak: the streaming copy just before and just after it (see roofline.h), the
     // first before the warm-up, which then refills the caches the copy flushed.
     const double peak_before =
         probe.Rate(RooflineTraffic::kStreamingCopy, kRooflinePassesAroundACase);
-    call.Execute(session.stream());  // warm-up: first-touch of gradIn, caches, thread start
+    call.Execute(session.stream());  // warm-up: first-touch of the result, caches, threads
     std::vector<double> times;
     auto started = Clock::now();
     // Enough runs for a stable median, but a bounded time for slow cases.
@@ -147,22 +211,18 @@ int RunBench(const BenchOptions& options, std::ostream& out) {
     const double peak =
         (peak_before + probe.Rate(RooflineTraffic::kStreamingCopy, kRooflinePassesAroundACase)) / 2;
 
-    char shape[64];
-    std::snprintf(shape, sizeof(shape), "%ld,%ld %ldx%ld->%ldx%ld", suite_case.n, suite_case.c,
-                  suite_case.in_h, suite_case.in_w, suite_case.out_h, suite_case.out_w);
-    std::string layout = suite_case.layout == SuiteLayout::kNchw ? "NCHW" : "NCHW(NHWC mem)";
-    std::string name =
-        std::string(OperatorName(problem.op)) + (suite_case.align_corners ? "*" : "");
     std::snprintf(line, sizeof(line),
-                  "%4d  %-10s  %-22s  %-8s  %-13s  %5zu  %10.3f  %8.2f  %8.2f  %6.1f%%\n", id,
-                  name.c_str(), shape, DataTypeName(problem.dtype), layout.c_str(), times.size(),
-                  median * 1e3, rate, peak, 100.0 * rate / peak);
+                  "%4d  %-*s  %-22s  %-8s  %-14s  %5zu  %10.3f  %8.2f  %8.2f  %6.1f%%\n", id, width,
+                  OperatorLabel(suite_case).c_str(), ShapeLabel(suite_case).c_str(),
+                  DataTypeName(problem.dtype), LayoutLabel(suite_case), times.size(), median * 1e3,
+                  rate, peak, 100.0 * rate / peak);
     out << line << std::flush;
   }
   bool any_align_corners = false;
   for (int id : ids) any_align_corners |= kBenchSuite[static_cast<size_t>(id - 1)].align_corners;
   out << (any_align_corners ? "(* alignCorners) " : "")
-      << "GB/s counts gradOut read once and gradIn written once\n"
+      << "GB/s counts the source (gradOut, or a forward operator's input) read once and the "
+         "result written once\n"
       << "peak: the streaming copy's GB/s around the case (mean of " << kRooflinePassesAroundACase
       << "-pass medians just before and after)\n";
   out << "roofline after the cases: "

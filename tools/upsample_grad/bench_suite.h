@@ -1,6 +1,11 @@
-// The project's standard benchmark suite: the problem sizes that `upsample-grad bench` (and the
-// benchmarks under bench/) measure. Sizes are those of the forward resize: input H,W -> output
-// H,W; gradOut has the output size, gradIn the input size. Scales are never given (0).
+// The project's standard benchmark suite: the problem sizes that `upsample-grad bench`,
+// bench/upsample_bench.cc and (through `upsample-grad bench --list-cases --json`)
+// bench/compare_torch.py measure. This is its one definition.
+//
+// Sizes are those of the forward resize, input H,W -> output H,W, whatever the operator's
+// direction: a forward row reads the input size and writes the output size, a backward row reads
+// gradOut (the output size) and writes gradIn (the input size). Scales are never given (0).
+// Case numbers are stable (bench/RESULTS.md quotes them): new rows go at the end.
 #ifndef TOOLS_UPSAMPLE_GRAD_BENCH_SUITE_H_
 #define TOOLS_UPSAMPLE_GRAD_BENCH_SUITE_H_
 
@@ -11,8 +16,6 @@
 
 namespace upsample_grad {
 
-enum class SuiteOperator { kBilinear, kBicubicAA };
-
 enum class SuiteLayout {
   kNchw,
   // Format NCHW with view dims (N, C, H, W) over channels-last memory: strides
@@ -22,30 +25,69 @@ enum class SuiteLayout {
 
 struct SuiteCase {
   int id;
-  SuiteOperator op;
+  // The operator's row in the library's table (aclnn_upsample_find_operator), by its command.
+  const char* command;
   int64_t n, c;
   int64_t in_h, in_w;    // forward input = gradIn
   int64_t out_h, out_w;  // forward output = gradOut
   aclDataType dtype;
   bool align_corners;
   SuiteLayout layout;
+  // Beyond the suite: shapes users hit that the suite lacks (Google Benchmark names
+  // them BM_Extra/...).
+  bool extra = false;
 };
 
-inline constexpr std::array<SuiteCase, 12> kBenchSuite = {{
-    {1, SuiteOperator::kBilinear, 8, 64, 64, 64, 128, 128, ACL_FLOAT, false, SuiteLayout::kNchw},
-    {2, SuiteOperator::kBilinear, 16, 256, 32, 32, 64, 64, ACL_FLOAT, false, SuiteLayout::kNchw},
-    {3, SuiteOperator::kBilinear, 1, 21, 64, 64, 512, 512, ACL_FLOAT, true, SuiteLayout::kNchw},
-    {4, SuiteOperator::kBilinear, 8, 3, 256, 256, 224, 224, ACL_FLOAT, false, SuiteLayout::kNchw},
-    {5, SuiteOperator::kBilinear, 8, 64, 64, 64, 128, 128, ACL_BF16, false, SuiteLayout::kNchw},
-    {6, SuiteOperator::kBilinear, 8, 64, 64, 64, 128, 128, ACL_FLOAT16, false, SuiteLayout::kNchw},
-    {7, SuiteOperator::kBilinear, 8, 64, 64, 64, 128, 128, ACL_FLOAT, false,
-     SuiteLayout::kNchwChannelsLastStrides},
-    {8, SuiteOperator::kBicubicAA, 8, 3, 512, 512, 128, 128, ACL_FLOAT, false, SuiteLayout::kNchw},
-    {9, SuiteOperator::kBicubicAA, 16, 3, 256, 256, 224, 224, ACL_FLOAT, false, SuiteLayout::kNchw},
-    {10, SuiteOperator::kBicubicAA, 8, 3, 128, 128, 256, 256, ACL_FLOAT, false, SuiteLayout::kNchw},
-    {11, SuiteOperator::kBicubicAA, 4, 3, 1024, 1024, 128, 128, ACL_FLOAT, false,
-     SuiteLayout::kNchw},
-    {12, SuiteOperator::kBicubicAA, 8, 3, 512, 512, 128, 128, ACL_BF16, false, SuiteLayout::kNchw},
+// The suite's names of its dtypes, in benchmark names and in the JSON listing.
+constexpr const char* SuiteDtypeTag(aclDataType dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return "fp32";
+    case ACL_FLOAT16:
+      return "fp16";
+    case ACL_BF16:
+      return "bf16";
+    default:
+      return "unknown";
+  }
+}
+
+inline constexpr SuiteLayout kNchw = SuiteLayout::kNchw;
+inline constexpr SuiteLayout kChannelsLast = SuiteLayout::kNchwChannelsLastStrides;
+
+inline constexpr std::array<SuiteCase, 27> kBenchSuite = {{
+    // The suite: the backward operators.
+    {1, "bilinear", 8, 64, 64, 64, 128, 128, ACL_FLOAT, false, kNchw},
+    {2, "bilinear", 16, 256, 32, 32, 64, 64, ACL_FLOAT, false, kNchw},
+    {3, "bilinear", 1, 21, 64, 64, 512, 512, ACL_FLOAT, true, kNchw},
+    {4, "bilinear", 8, 3, 256, 256, 224, 224, ACL_FLOAT, false, kNchw},
+    {5, "bilinear", 8, 64, 64, 64, 128, 128, ACL_BF16, false, kNchw},
+    {6, "bilinear", 8, 64, 64, 64, 128, 128, ACL_FLOAT16, false, kNchw},
+    {7, "bilinear", 8, 64, 64, 64, 128, 128, ACL_FLOAT, false, kChannelsLast},
+    {8, "bicubic-aa", 8, 3, 512, 512, 128, 128, ACL_FLOAT, false, kNchw},
+    {9, "bicubic-aa", 16, 3, 256, 256, 224, 224, ACL_FLOAT, false, kNchw},
+    {10, "bicubic-aa", 8, 3, 128, 128, 256, 256, ACL_FLOAT, false, kNchw},
+    {11, "bicubic-aa", 4, 3, 1024, 1024, 128, 128, ACL_FLOAT, false, kNchw},
+    {12, "bicubic-aa", 8, 3, 512, 512, 128, 128, ACL_BF16, false, kNchw},
+    // Case 7's shape in the 16-bit dtypes: the channels-last half-precision gradients that
+    // mixed-precision training produces.
+    {13, "bilinear", 8, 64, 64, 64, 128, 128, ACL_BF16, false, kChannelsLast, true},
+    {14, "bilinear", 8, 64, 64, 64, 128, 128, ACL_FLOAT16, false, kChannelsLast, true},
+    // The forward operators on the shapes of cases 1-12, in the same order (case N + 14 is the
+    // forward of case N), plus bicubic AA over channels-last memory.
+    {15, "bilinear-forward", 8, 64, 64, 64, 128, 128, ACL_FLOAT, false, kNchw},
+    {16, "bilinear-forward", 16, 256, 32, 32, 64, 64, ACL_FLOAT, false, kNchw},
+    {17, "bilinear-forward", 1, 21, 64, 64, 512, 512, ACL_FLOAT, true, kNchw},
+    {18, "bilinear-forward", 8, 3, 256, 256, 224, 224, ACL_FLOAT, false, kNchw},
+    {19, "bilinear-forward", 8, 64, 64, 64, 128, 128, ACL_BF16, false, kNchw},
+    {20, "bilinear-forward", 8, 64, 64, 64, 128, 128, ACL_FLOAT16, false, kNchw},
+    {21, "bilinear-forward", 8, 64, 64, 64, 128, 128, ACL_FLOAT, false, kChannelsLast},
+    {22, "bicubic-aa-forward", 8, 3, 512, 512, 128, 128, ACL_FLOAT, false, kNchw},
+    {23, "bicubic-aa-forward", 16, 3, 256, 256, 224, 224, ACL_FLOAT, false, kNchw},
+    {24, "bicubic-aa-forward", 8, 3, 128, 128, 256, 256, ACL_FLOAT, false, kNchw},
+    {25, "bicubic-aa-forward", 4, 3, 1024, 1024, 128, 128, ACL_FLOAT, false, kNchw},
+    {26, "bicubic-aa-forward", 8, 3, 512, 512, 128, 128, ACL_BF16, false, kNchw},
+    {27, "bicubic-aa-forward", 8, 3, 512, 512, 128, 128, ACL_FLOAT, false, kChannelsLast},
 }};
 
 }  // namespace upsample_grad

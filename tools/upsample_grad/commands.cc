@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <numeric>
 #include <optional>
 
 #include "compare.h"
@@ -52,8 +51,27 @@ ElementType ElementTypeOf(aclDataType dtype) {
   }
 }
 
-std::string AxisNames(aclFormat format) {
-  return format == ACL_FORMAT_NHWC ? "(N, H_out, W_out, C)" : "(N, C, H_out, W_out)";
+// The axes of the tensor an operator reads: the output's size for a backward operator.
+std::string SourceAxisNames(const aclnn_upsample_operator& op, aclFormat format) {
+  const std::string size = IsForward(op) ? "_in" : "_out";
+  return format == ACL_FORMAT_NHWC ? "(N, H" + size + ", W" + size + ", C)"
+                                   : "(N, C, H" + size + ", W" + size + ")";
+}
+
+// The result of a forward operator: the source's N and C, outputSize's H and W.
+std::array<int64_t, 4> ResolveOutputSize(const std::string& text,
+                                         const std::array<int64_t, 4>& source_dims,
+                                         aclFormat format) {
+  const std::string expected = "H,W (integers), the output's height and width";
+  if (text.empty())
+    throw ToolError("--output-size is required with an input file; expected " + expected);
+  std::vector<int64_t> values = ParseIntegerList(text, "--output-size", expected);
+  if (values.size() != 2) {
+    throw ToolError("--output-size '" + text + "' has " + std::to_string(values.size()) +
+                    " values; expected " + expected);
+  }
+  if (format == ACL_FORMAT_NHWC) return {source_dims[0], values[0], values[1], source_dims[3]};
+  return {source_dims[0], source_dims[1], values[0], values[1]};
 }
 
 std::array<int64_t, 4> ResolveInputSize(const std::string& text,
@@ -117,29 +135,29 @@ std::vector<int64_t> AsVector(const std::array<int64_t, 4>& dims) {
   return {dims.begin(), dims.end()};
 }
 
-// Copies gradOut in, runs the operator once and returns gradIn in the problem's dtype; the
-// seconds that phase 2 took go to `seconds`. Unlike RunOnce it does not allocate buffers for
+// Copies the source in, runs the operator once and returns the result in the problem's dtype;
+// the seconds that phase 2 took go to `seconds`. Unlike RunOnce it does not allocate buffers for
 // sizes the operator will refuse, so that the refusal comes from phase 1.
-TypedArray Execute(const Problem& problem, const TypedArray& grad_out, double* seconds) {
+TypedArray Execute(const Problem& problem, const TypedArray& source, double* seconds) {
   AclSession session;
-  TypedArray grad_in;
-  grad_in.type = ElementTypeOf(problem.dtype);
-  grad_in.shape = AsVector(problem.grad_in.dims);
-  uint64_t grad_in_bytes = BufferBytes(problem.grad_in, problem.dtype);
-  if (grad_in_bytes <= kLargestUsefulBytes) {
-    *seconds = RunOnce(session, problem, grad_out.data, grad_in.data);
-    return grad_in;
+  TypedArray result;
+  result.type = ElementTypeOf(problem.dtype);
+  result.shape = AsVector(problem.result.dims);
+  uint64_t result_bytes = BufferBytes(problem.result, problem.dtype);
+  if (result_bytes <= kLargestUsefulBytes) {
+    *seconds = RunOnce(session, problem, source.data, result.data);
+    return result;
   }
-  DeviceBuffer grad_out_device(grad_out.data.size());
-  grad_out_device.CopyFromHost(grad_out.data.data(), grad_out.data.size());
+  DeviceBuffer source_device(source.data.size());
+  source_device.CopyFromHost(source.data.data(), source.data.size());
   DeviceBuffer placeholder(1);
-  OperatorCall call(problem, grad_out_device.get(), placeholder.get(), /*repeatable=*/false);
-  throw ToolError(std::string(AclnnName(problem.op)) +
-                  "GetWorkspaceSize accepted an inputSize whose gradIn does not fit in memory");
+  OperatorCall call(problem, source_device.get(), placeholder.get(), /*repeatable=*/false);
+  throw ToolError(std::string(problem.op->name) + "GetWorkspaceSize accepted sizes whose " +
+                  ResultName(*problem.op) + " does not fit in memory");
 }
 
-void PrintValues(std::ostream& out, const TypedArray& array) {
-  out << "gradIn " << npy::FormatShape(array.shape) << ":\n";
+void PrintValues(std::ostream& out, const char* name, const TypedArray& array) {
+  out << name << " " << npy::FormatShape(array.shape) << ":\n";
   int64_t width = array.shape.back();
   for (int64_t i = 0; i < array.ElementCount(); ++i) {
     char buffer[32];
@@ -148,9 +166,9 @@ void PrintValues(std::ostream& out, const TypedArray& array) {
   }
 }
 
-// Runs `problem`, writes gradIn to `output_path` (converted back to `file_type`) and prints the
-// summary line, with the values too if `print_values`.
-int RunAndReport(const Problem& problem, const TypedArray& grad_out, ElementType file_type,
+// Runs `problem`, writes the result to `output_path` (converted back to `file_type`) and prints
+// the summary line, with the values too if `print_values`.
+int RunAndReport(const Problem& problem, const TypedArray& source, ElementType file_type,
                  const ResampleOptions& options, bool print_values, std::ostream& out) {
   // Opened first so that an unwritable path fails before the work, and removed on any failure.
   std::optional<npy::AtomicFileWriter> output;
@@ -158,23 +176,24 @@ int RunAndReport(const Problem& problem, const TypedArray& grad_out, ElementType
   SetLibraryThreads(options.threads);
 
   double seconds = 0;
-  TypedArray grad_in = Execute(problem, grad_out, &seconds);
+  TypedArray result = Execute(problem, source, &seconds);
 
   if (output) {
-    TypedArray saved = file_type == ElementType::kFloat64 ? ConvertTo(grad_in, file_type) : grad_in;
+    TypedArray saved = file_type == ElementType::kFloat64 ? ConvertTo(result, file_type) : result;
     std::string header = npy::EncodeNpyHeader(NpyDescr(saved.type), saved.shape);
     output->Write(header.data(), header.size());
     output->Write(saved.data.data(), saved.data.size());
     output->Commit();
   }
-  if (print_values) PrintValues(out, grad_in);
+  const aclnn_upsample_operator& op = *problem.op;
+  if (print_values) PrintValues(out, ResultName(op), result);
 
   std::string dtype = DataTypeName(problem.dtype);
   if (file_type == ElementType::kFloat64) dtype += " (from float64)";
-  out << OperatorName(problem.op) << ": " << AclnnName(problem.op) << " " << dtype << " "
-      << FormatName(problem.format) << " gradOut " << npy::FormatShape(grad_out.shape)
-      << " -> gradIn " << npy::FormatShape(grad_in.shape) << " in " << FormatMilliseconds(seconds)
-      << ", " << FormatRate(static_cast<double>(problem.TrafficBytes()), seconds);
+  out << op.command << ": " << op.name << " " << dtype << " " << FormatName(problem.format) << " "
+      << SourceName(op) << " " << npy::FormatShape(source.shape) << " -> " << ResultName(op) << " "
+      << npy::FormatShape(result.shape) << " in " << FormatMilliseconds(seconds) << ", "
+      << FormatRate(static_cast<double>(problem.TrafficBytes()), seconds);
   if (options.threads > 0) out << ", " << options.threads << " threads";
   if (output) out << ", wrote " << options.output_path;
   out << "\n";
@@ -184,55 +203,96 @@ int RunAndReport(const Problem& problem, const TypedArray& grad_out, ElementType
 }  // namespace
 
 int RunResample(const ResampleOptions& options, std::ostream& out) {
+  const aclnn_upsample_operator& op = *options.op;
+  if (IsForward(op) && !options.input_size.empty()) {
+    throw ToolError(std::string("--input-size is for the gradient commands; ") + op.command +
+                    " reads its input's size from the file; expected --output-size H,W");
+  }
   aclFormat format = ParseFormat(options.format);
   DtypeChoice choice = ParseDtypeChoice(options.dtype);
-  TypedArray grad_out = LoadTypedArray(options.input_path, choice);
-  if (grad_out.shape.size() != 4) {
-    throw ToolError("'" + options.input_path + "' has shape " + npy::FormatShape(grad_out.shape) +
-                    "; expected a 4-D gradOut " + AxisNames(format));
+  TypedArray source = LoadTypedArray(options.input_path, choice);
+  if (source.shape.size() != 4) {
+    throw ToolError("'" + options.input_path + "' has shape " + npy::FormatShape(source.shape) +
+                    "; expected a 4-D " + SourceName(op) + " " + SourceAxisNames(op, format));
   }
-  ElementType file_type = grad_out.type;
+  ElementType file_type = source.type;
   // The operators take float32, float16 and bfloat16; float64 is computed in float32.
-  if (file_type == ElementType::kFloat64) grad_out = ConvertTo(grad_out, ElementType::kFloat32);
+  if (file_type == ElementType::kFloat64) source = ConvertTo(source, ElementType::kFloat32);
 
-  std::array<int64_t, 4> grad_out_dims{grad_out.shape[0], grad_out.shape[1], grad_out.shape[2],
-                                       grad_out.shape[3]};
-  std::array<int64_t, 4> input_size = ResolveInputSize(options.input_size, grad_out_dims, format);
+  std::array<int64_t, 4> source_dims{source.shape[0], source.shape[1], source.shape[2],
+                                     source.shape[3]};
+  std::array<int64_t, 4> result_dims =
+      IsForward(op) ? ResolveOutputSize(options.output_size, source_dims, format)
+                    : ResolveInputSize(options.input_size, source_dims, format);
   std::array<double, 2> scales = ResolveScales(options.scales);
-  Problem problem =
-      MakeContiguousProblem(options.op, AclDataType(grad_out.type), format, grad_out_dims,
-                            input_size, options.align_corners, scales[0], scales[1]);
-  return RunAndReport(problem, grad_out, file_type, options, /*print_values=*/false, out);
+  Problem problem = MakeContiguousProblem(op, AclDataType(source.type), format, source_dims,
+                                          result_dims, options.align_corners, scales[0], scales[1]);
+  return RunAndReport(problem, source, file_type, options, /*print_values=*/false, out);
+}
+
+namespace {
+
+// CANN's documented call examples (contract section 1.4): alignCorners true, scales 2, 2, and a
+// source of `first + step * i`.
+struct DocumentedExample {
+  const char* operator_name;
+  const char* description;
+  std::array<int64_t, 4> source_dims;
+  std::array<int64_t, 4> result_dims;
+  float first;
+  float step;
+};
+
+constexpr DocumentedExample kDocumentedExamples[] = {
+    {"aclnnUpsampleBilinear2dBackwardV2",
+     "gradOut (1, 1, 6, 6) all ones, outputSize [6, 6], inputSize [1, 1, 3, 3], alignCorners "
+     "true, scales 2, 2",
+     {1, 1, 6, 6},
+     {1, 1, 3, 3},
+     1.0f,
+     0.0f},
+    {"aclnnUpsampleBicubic2dAAGrad",
+     "gradOut (1, 1, 4, 2) = 0..7, outputSize [4, 2], inputSize [1, 1, 8, 4], alignCorners "
+     "true, scales 2, 2",
+     {1, 1, 4, 2},
+     {1, 1, 8, 4},
+     0.0f,
+     1.0f},
+};
+
+const DocumentedExample* FindDocumentedExample(const aclnn_upsample_operator& op) {
+  for (const DocumentedExample& example : kDocumentedExamples) {
+    if (std::strcmp(example.operator_name, op.name) == 0) return &example;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool HasDocumentedExample(const aclnn_upsample_operator& op) {
+  return FindDocumentedExample(op) != nullptr;
 }
 
 int RunEmbeddedExample(const ResampleOptions& options, std::ostream& out) {
-  // CANN's documented call examples (contract section 1.4).
-  TypedArray grad_out;
-  grad_out.type = ElementType::kFloat32;
-  std::array<int64_t, 4> input_size{};
-  std::vector<float> values;
-  if (options.op == Operator::kBilinear) {
-    grad_out.shape = {1, 1, 6, 6};
-    input_size = {1, 1, 3, 3};
-    values.assign(36, 1.0f);
-    out << "bilinear: CANN's example: gradOut (1, 1, 6, 6) all ones, outputSize [6, 6], "
-           "inputSize [1, 1, 3, 3], alignCorners true, scales 2, 2\n";
-  } else {
-    grad_out.shape = {1, 1, 4, 2};
-    input_size = {1, 1, 8, 4};
-    values.resize(8);
-    std::iota(values.begin(), values.end(), 0.0f);
-    out << "bicubic-aa: CANN's example: gradOut (1, 1, 4, 2) = 0..7, outputSize [4, 2], "
-           "inputSize [1, 1, 8, 4], alignCorners true, scales 2, 2\n";
+  const aclnn_upsample_operator& op = *options.op;
+  const DocumentedExample* example = FindDocumentedExample(op);
+  if (example == nullptr) {
+    throw ToolError(std::string("CANN documents no call example of ") + op.name +
+                    "; expected an input file");
   }
-  grad_out.data.resize(values.size() * sizeof(float));
-  std::memcpy(grad_out.data.data(), values.data(), grad_out.data.size());
-  std::array<int64_t, 4> grad_out_dims{grad_out.shape[0], grad_out.shape[1], grad_out.shape[2],
-                                       grad_out.shape[3]};
-  Problem problem = MakeContiguousProblem(options.op, ACL_FLOAT, ACL_FORMAT_NCHW, grad_out_dims,
-                                          input_size, /*align_corners=*/true, 2.0, 2.0);
-  return RunAndReport(problem, grad_out, ElementType::kFloat32, options, /*print_values=*/true,
-                      out);
+  out << op.command << ": CANN's example: " << example->description << "\n";
+  TypedArray source;
+  source.type = ElementType::kFloat32;
+  source.shape = AsVector(example->source_dims);
+  std::vector<float> values(static_cast<size_t>(source.ElementCount()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = example->first + example->step * static_cast<float>(i);
+  }
+  source.data.resize(values.size() * sizeof(float));
+  std::memcpy(source.data.data(), values.data(), source.data.size());
+  Problem problem = MakeContiguousProblem(op, ACL_FLOAT, ACL_FORMAT_NCHW, example->source_dims,
+                                          example->result_dims, /*align_corners=*/true, 2.0, 2.0);
+  return RunAndReport(problem, source, ElementType::kFloat32, options, /*print_values=*/true, out);
 }
 
 int RunCompare(const CompareOptions& options, std::ostream& out) {

@@ -1,16 +1,22 @@
-// upsample-grad: the command-line front end of the library's two operators.
+// upsample-grad: the command-line front end of the library's operators, one command per row of
+// its operator table (aclnn_upsample/operators.h).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <deque>
 #include <exception>
 #include <iostream>
 #include <memory>
 #include <new>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "aclnn_upsample/operators.h"
 #include "aclnn_upsample/version.h"
+#include "bench_suite.h"
 #include "commands.h"
 #include "tool_error.h"
 
@@ -113,28 +119,80 @@ std::string VersionText() {
          "\nPin one with ACLNN_UPSAMPLE_SIMD=" + pins + "portable (default: best).";
 }
 
-// The options shared by `bilinear` and `bicubic-aa`.
-CLI::App* AddResampleCommand(CLI::App& app, const char* name, const char* description,
-                             const char* formats, ResampleOptions& options) {
-  CLI::App* command = app.add_subcommand(name, description);
+// The tool's words for the 1-D weights of an operator's mode; the mode itself for one it does
+// not know, so that a new row of the library's table still gets a command.
+std::string ModeWords(const aclnn_upsample_operator& op) {
+  const std::string mode = op.mode;
+  if (mode == "bilinear") return "bilinear upsampling";
+  if (mode == "bicubic_aa") return "anti-aliased bicubic resizing";
+  return mode + " resizing";
+}
+
+// The positional argument: GRAD_OUT, or CANN's name of a forward operator's input (SELF, X).
+std::string SourceArgument(const aclnn_upsample_operator& op) {
+  std::string name = IsForward(op) ? op.source_name : "GRAD_OUT";
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::string FormatsHelp(const aclnn_upsample_operator& op) {
+  std::string text = "Tensor format: nchw";
+  if (op.accepts_nhwc) {
+    text += IsForward(op)
+                ? " or nhwc (for nhwc, " + std::string(op.source_name) + " is N,H,W,C)"
+                : " or nhwc (for nhwc, gradOut is N,H_out,W_out,C and --input-size N,H,W,C)";
+  }
+  if (op.accepts_nd) text += " or nd (read as NCHW)";
+  return text + " [default: nchw]";
+}
+
+// One subcommand per row of the library's operator table, with the options of its direction:
+// a backward operator needs --input-size (gradIn's shape), a forward one --output-size.
+CLI::App* AddResampleCommand(CLI::App& app, ResampleOptions& options) {
+  const aclnn_upsample_operator& op = *options.op;
+  const std::string source = SourceName(op);
+  const std::string result = ResultName(op);
+  const std::string argument = SourceArgument(op);
+  const bool forward = IsForward(op);
+  const std::string description =
+      forward ? "Resize " + source + " from a .npy file by " + ModeWords(op) + " (" + op.name +
+                    "): the forward operator."
+              : "Compute the gradient of " + ModeWords(op) + " (" + op.name +
+                    ") for gradOut from a .npy file, or for CANN's documented example.";
+  CLI::App* command = app.add_subcommand(op.command, description);
   command
-      ->add_option("GRAD_OUT", options.input_path,
-                   "gradOut as a 4-D .npy file in the --format's axis order: float32, "
-                   "float16, float64 (computed in float32) or raw bfloat16 ('<u2', '<i2' or "
-                   "'<f2' data with --dtype bf16). Without it, runs CANN's documented example "
-                   "and prints the result values")
+      ->add_option(argument, options.input_path,
+                   source +
+                       " as a 4-D .npy file in the --format's axis order: float32, "
+                       "float16, float64 (computed in float32) or raw bfloat16 ('<u2', '<i2' or "
+                       "'<f2' data with --dtype bf16)" +
+                       (HasDocumentedExample(op)
+                            ? ". Without it, runs CANN's documented example and prints the "
+                              "result values"
+                            : ""))
       ->type_name("FILE.npy");
   command
       ->add_option("-o,--output", options.output_path,
-                   "Write gradIn to this .npy file, in gradOut's dtype (bfloat16 as raw "
-                   "'<u2'); the file is written whole or not at all")
+                   "Write " + result + " to this .npy file, in " + source +
+                       "'s dtype (bfloat16 as raw '<u2'); the file is written whole or not at "
+                       "all")
       ->type_name("FILE.npy");
-  command
-      ->add_option("--input-size", options.input_size,
-                   "The forward input's size, i.e. gradIn's shape, in the tensor's axis order "
-                   "(N,H,W,C for nhwc); or just H,W, taking N and C from gradOut. Required "
-                   "with GRAD_OUT")
-      ->type_name("N,C,H,W|H,W");
+  if (forward) {
+    command
+        ->add_option(
+            "--output-size", options.output_size,
+            "The output's height and width (outputSize); N and C are " + source + "'s. Required")
+        ->type_name("H,W");
+    // Hidden, so that the gradient commands' habit gets an answer instead of a parse error.
+    command->add_option("--input-size", options.input_size)->group("");
+  } else {
+    command
+        ->add_option("--input-size", options.input_size,
+                     "The forward input's size, i.e. gradIn's shape, in the tensor's axis order "
+                     "(N,H,W,C for nhwc); or just H,W, taking N and C from gradOut. Required "
+                     "with GRAD_OUT")
+        ->type_name("N,C,H,W|H,W");
+  }
   command->add_flag("--align-corners", options.align_corners,
                     "Align the corner pixels of input and output (PyTorch's align_corners)");
   command
@@ -142,11 +200,12 @@ CLI::App* AddResampleCommand(CLI::App& app, const char* name, const char* descri
                    "The forward scale factors (output/input) of H and W; 0 means not given "
                    "[default: 0,0]")
       ->type_name("H,W");
-  command->add_option("--format", options.format, formats)->type_name("FORMAT");
+  command->add_option("--format", options.format, FormatsHelp(op))->type_name("FORMAT");
   command
       ->add_option("--dtype", options.dtype,
-                   "How to read GRAD_OUT: auto (from the file's dtype), fp32, fp16 or bf16 "
-                   "(16-bit raw data as bfloat16) [default: auto]")
+                   "How to read " + argument +
+                       ": auto (from the file's dtype), fp32, fp16 or bf16 "
+                       "(16-bit raw data as bfloat16) [default: auto]")
       ->type_name("DTYPE");
   command
       ->add_option("--threads", options.threads,
@@ -154,31 +213,45 @@ CLI::App* AddResampleCommand(CLI::App& app, const char* name, const char* descri
                    "[default: the library's choice]")
       ->type_name("N")
       ->check(CLI::Range(1, 4096).description(""));
-  command->footer(std::string("Examples:\n  upsample-grad ") + name + "\n  upsample-grad " + name +
-                  " grad_out.npy --input-size 64,64 --align-corners -o grad_in.npy\n\n" +
-                  kExitStatusHelp);
+  std::string examples = "Examples:\n";
+  if (HasDocumentedExample(op)) examples += "  upsample-grad " + std::string(op.command) + "\n";
+  examples += "  upsample-grad " + std::string(op.command) +
+              (forward ? " image.npy --output-size 128,128 --align-corners -o resized.npy\n\n"
+                       : " grad_out.npy --input-size 64,64 --align-corners -o grad_in.npy\n\n");
+  command->footer(examples + kExitStatusHelp);
   return command;
 }
 
 // Options that describe the problem make no sense for the embedded example, whose parameters
 // are CANN's; refusing them beats silently ignoring them.
-void RejectProblemOptions(const CLI::App& command) {
-  for (const char* option :
-       {"--input-size", "--align-corners", "--scales", "--format", "--dtype"}) {
-    if (command.count(option) > 0) {
-      throw ToolError(std::string(option) +
-                      " needs a GRAD_OUT file; without one the command runs CANN's documented "
-                      "example with its own parameters");
+void RejectProblemOptions(const CLI::App& command, const std::string& argument) {
+  for (const char* name :
+       {"--input-size", "--output-size", "--align-corners", "--scales", "--format", "--dtype"}) {
+    const CLI::Option* option = command.get_option_no_throw(name);
+    if (option != nullptr && option->count() > 0) {
+      throw ToolError(std::string(name) + " needs a " + argument +
+                      " file; without one the command runs CANN's documented example with its "
+                      "own parameters");
     }
   }
 }
 
+std::string OperatorNames() {
+  std::string names;
+  const size_t count = aclnn_upsample_operator_count();
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) names += i + 1 == count ? " and " : ", ";
+    names += aclnn_upsample_operator_at(i)->name;
+  }
+  return names;
+}
+
 int Main(int argc, char** argv) {
   CLI::App app(
-      "Compute the gradients of CANN's upsample operators aclnnUpsampleBilinear2dBackwardV2 and "
-      "aclnnUpsampleBicubic2dAAGrad on the CPU, from and to NumPy .npy files; compare results; "
-      "benchmark the operators. With no command, run CANN's documented example of both "
-      "operators and print the results.",
+      "Run CANN's upsample operators " + OperatorNames() +
+          " on the CPU, from and to NumPy .npy files; compare results; benchmark the operators. "
+          "With no command, run CANN's documented examples (of the gradients) and print the "
+          "results.",
       "upsample-grad");
   app.set_version_flag("--version", VersionText,
                        "Print the versions of the tool and the library, the library's build type "
@@ -194,22 +267,15 @@ int Main(int argc, char** argv) {
   app.footer(std::string("Run 'upsample-grad COMMAND --help' for the options of a command.\n\n") +
              kExitStatusHelp);
 
-  ResampleOptions bilinear_options;
-  bilinear_options.op = Operator::kBilinear;
-  CLI::App* bilinear = AddResampleCommand(
-      app, "bilinear",
-      "Compute the gradient of bilinear upsampling (aclnnUpsampleBilinear2dBackwardV2) for "
-      "gradOut from a .npy file, or for CANN's documented example.",
-      "Tensor format: nchw or nhwc (for nhwc, gradOut is N,H_out,W_out,C and --input-size "
-      "N,H,W,C) [default: nchw]",
-      bilinear_options);
-  ResampleOptions bicubic_options;
-  bicubic_options.op = Operator::kBicubicAA;
-  CLI::App* bicubic = AddResampleCommand(
-      app, "bicubic-aa",
-      "Compute the gradient of anti-aliased bicubic resizing (aclnnUpsampleBicubic2dAAGrad) for "
-      "gradOut from a .npy file, or for CANN's documented example.",
-      "Tensor format: nchw or nd (read as NCHW) [default: nchw]", bicubic_options);
+  // One command per row of the operator table; the deque keeps each row's options in place for
+  // CLI11, which holds pointers to them.
+  std::deque<ResampleOptions> resample_options;
+  std::vector<std::pair<CLI::App*, ResampleOptions*>> resample_commands;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    ResampleOptions& options = resample_options.emplace_back();
+    options.op = aclnn_upsample_operator_at(i);
+    resample_commands.emplace_back(AddResampleCommand(app, options), &options);
+  }
 
   CompareOptions compare_options;
   CLI::App* compare = app.add_subcommand(
@@ -259,8 +325,15 @@ int Main(int argc, char** argv) {
       "repeated runs of one repeatable executor, GB/s (gradOut read + gradIn written) and the "
       "fraction of the memory roofline: a copy with streaming stores measured just before and "
       "after the case, at the same thread count (read-only and write-only rates in the header).");
-  bench->add_option("--case", bench_options.cases, "Run only these cases of the suite (1 to 12)")
+  bench
+      ->add_option(
+          "--case", bench_options.cases,
+          "Run only these cases of the suite (1 to " + std::to_string(kBenchSuite.size()) + ")")
       ->type_name("N[,M...]");
+  bench->add_flag("--list-cases", bench_options.list_cases,
+                  "Print the suite instead of running it");
+  bench->add_flag("--json", bench_options.json,
+                  "With --list-cases: print the suite as JSON (what bench/compare_torch.py reads)");
   bench
       ->add_option("--threads", bench_options.threads,
                    "Worker threads of the library and of the bandwidth copy "
@@ -283,20 +356,8 @@ int Main(int argc, char** argv) {
       ->type_name("MIB")
       ->check(CLI::Range(1, 65536).description(""));
   bench->footer(
-      "Cases (forward input -> output size; NCHW):\n"
-      "   1 bilinear   8,64    64x64 -> 128x128   fp32\n"
-      "   2 bilinear   16,256  32x32 -> 64x64     fp32\n"
-      "   3 bilinear   1,21    64x64 -> 512x512   fp32 alignCorners\n"
-      "   4 bilinear   8,3     256x256 -> 224x224 fp32\n"
-      "   5 bilinear   8,64    64x64 -> 128x128   bf16\n"
-      "   6 bilinear   8,64    64x64 -> 128x128   fp16\n"
-      "   7 bilinear   8,64    64x64 -> 128x128   fp32, channels-last strides\n"
-      "   8 bicubic-aa 8,3     512x512 -> 128x128 fp32\n"
-      "   9 bicubic-aa 16,3    256x256 -> 224x224 fp32\n"
-      "  10 bicubic-aa 8,3     128x128 -> 256x256 fp32\n"
-      "  11 bicubic-aa 4,3     1024x1024 -> 128x128 fp32\n"
-      "  12 bicubic-aa 8,3     512x512 -> 128x128 bf16\n\n" +
-      std::string(kExitStatusHelp));
+      "Cases (forward input -> output size; * alignCorners; channels-last as NCHW views):\n" +
+      DescribeBenchSuite() + "\n" + std::string(kExitStatusHelp));
 
   try {
     app.parse(argc, argv);
@@ -318,18 +379,28 @@ int Main(int argc, char** argv) {
       where += " bench";
       return RunBench(bench_options, std::cout);
     }
-    for (auto [command, options] :
-         {std::pair{bilinear, &bilinear_options}, std::pair{bicubic, &bicubic_options}}) {
+    for (auto [command, options] : resample_commands) {
       if (!*command) continue;
       where += " " + command->get_name();
       if (!options->input_path.empty()) return RunResample(*options, std::cout);
-      RejectProblemOptions(*command);
+      const std::string argument = SourceArgument(*options->op);
+      if (!HasDocumentedExample(*options->op)) {
+        throw ToolError(argument +
+                        " (a .npy file) is required: CANN documents no call example of " +
+                        options->op->name);
+      }
+      RejectProblemOptions(*command, argument);
       return RunEmbeddedExample(*options, std::cout);
     }
-    // No subcommand: the project's main job, both documented examples.
-    RunEmbeddedExample(bilinear_options, std::cout);
-    std::cout << "\n";
-    return RunEmbeddedExample(bicubic_options, std::cout);
+    // No subcommand: the project's main job, every documented example.
+    bool first = true;
+    for (auto [command, options] : resample_commands) {
+      if (!HasDocumentedExample(*options->op)) continue;
+      if (!first) std::cout << "\n";
+      first = false;
+      RunEmbeddedExample(*options, std::cout);
+    }
+    return 0;
   } catch (const std::bad_alloc&) {
     std::cout.flush();
     std::cerr << where << ": out of memory; expected inputs that fit in this machine's memory\n";
