@@ -1,10 +1,17 @@
-"""CANN's aclnn upsample backward operators on the CPU, for NumPy, PyTorch and any DLPack array.
+"""CANN's aclnn upsample operators on the CPU, for NumPy, PyTorch and any DLPack array.
 
-The two functions mirror ``aclnnUpsampleBilinear2dBackwardV2`` and
-``aclnnUpsampleBicubic2dAAGrad``: ``grad_out`` has shape ``(N, C, *output_size)`` (or
-``(N, *output_size, C)`` with ``format="nhwc"``), the result has shape ``input_size``. Arrays
-are used in place with whatever strides they have; the GIL is released while the library runs.
-PyTorch integration (custom ops, routing ``F.interpolate``'s backward) is in
+Forward: ``upsample_bilinear2d`` and ``upsample_bicubic2d_aa`` mirror
+``aclnnUpsampleBilinear2d`` and ``aclnnUpsampleBicubic2dAA``: ``x`` has shape
+``(N, C, H_in, W_in)`` (or ``(N, H_in, W_in, C)`` with ``format="nhwc"``), the result
+``(N, C, *output_size)`` in the same axis order.
+
+Backward: ``upsample_bilinear2d_backward_v2`` and ``upsample_bicubic2d_aa_grad`` mirror
+``aclnnUpsampleBilinear2dBackwardV2`` and ``aclnnUpsampleBicubic2dAAGrad``: ``grad_out`` has
+shape ``(N, C, *output_size)``, the result has shape ``input_size``.
+
+Each is one row of the library's operator table, run through one binding. Arrays are used in
+place with whatever strides they have; the GIL is released while the library runs. PyTorch
+integration (custom ops, routing ``F.interpolate`` forward and backward) is in
 :mod:`aclnn_upsample.torch`.
 """
 
@@ -27,6 +34,8 @@ except ImportError as error:  # most often: importing the source tree, which has
 
 __all__ = [
     "AclnnError",
+    "upsample_bilinear2d",
+    "upsample_bicubic2d_aa",
     "upsample_bilinear2d_backward_v2",
     "upsample_bicubic2d_aa_grad",
     "set_num_threads",
@@ -61,7 +70,8 @@ class AclnnError(ValueError):
 
 
 _FORMATS = {"nchw": _core.FORMAT_NCHW, "nhwc": _core.FORMAT_NHWC, "nd": _core.FORMAT_ND}
-_BILINEAR, _BICUBIC_AA = 0, 1
+# The library's operator table, by CANN name: each function below runs its row.
+_OPERATORS = {row["name"]: row for row in _core.operators()}
 # The library's per-dimension and size limits (README, "Limits"): a result beyond them is one it
 # will refuse, so it is judged before anything is allocated for it.
 _MAX_DIM = 1 << 20
@@ -149,54 +159,101 @@ def _check(status_and_message):
         raise AclnnError(status, message)
 
 
-def _run(op: int, grad_out: Any, output_size, input_size, align_corners, scales_h, scales_w,
+def _forward_result_shape(source_shape, output_size: list, format_code: int) -> list:
+    """(N, C, *output_size) in the format's axis order; where the source or output_size cannot
+    make one, a 4-D stand-in for the library to judge (it refuses those before it reads out)."""
+    if len(source_shape) != 4 or len(output_size) != 2:
+        return [1, 1, 1, 1]
+    if format_code == _core.FORMAT_NHWC:
+        return [source_shape[0], *output_size, source_shape[3]]
+    return [source_shape[0], source_shape[1], *output_size]
+
+
+def _run(name: str, source: Any, output_size, input_size, align_corners, scales_h, scales_w,
          out, format):
+    """Runs the table's row `name` from `source`; `input_size` is None for a forward row."""
+    row = _OPERATORS[name]
+    op = row["index"]
     output_size = _int_list(output_size, "output_size")
-    input_size = _int_list(input_size, "input_size")
+    if input_size is not None:
+        input_size = _int_list(input_size, "input_size")
     format_code = _format_code(format)
-    scales_h = _scale(scales_h, "scales_h")
-    scales_w = _scale(scales_w, "scales_w")
-    align_corners = bool(align_corners)
-    args = (output_size, input_size, align_corners, scales_h, scales_w, format_code)
+    args = _core.Arguments(output_size, input_size, bool(align_corners),
+                           _scale(scales_h, "scales_h"), _scale(scales_w, "scales_w"), format_code)
 
     tensor_type = _torch_tensor_type()
-    is_torch = tensor_type is not None and isinstance(grad_out, tensor_type)
+    is_torch = tensor_type is not None and isinstance(source, tensor_type)
     if is_torch:
-        grad_raw = _torch_raw(grad_out, "grad_out")
-    elif not isinstance(grad_out, np.ndarray):
+        source_raw = _torch_raw(source, row["source_name"])
+    elif not isinstance(source, np.ndarray):
         # Anything else (buffer protocol, other DLPack arrays) is viewed as NumPy, without a
         # copy, so that the result can be a NumPy array of the same dtype.
-        grad_out = np.from_dlpack(grad_out) if hasattr(grad_out, "__dlpack__") else (
-            np.asarray(memoryview(grad_out)))
+        source = np.from_dlpack(source) if hasattr(source, "__dlpack__") else (
+            np.asarray(memoryview(source)))
 
     if out is not None:
         out_is_torch = tensor_type is not None and isinstance(out, tensor_type)
         if is_torch and out_is_torch:
-            _check(_core.run_raw(op, grad_raw, _torch_raw(out, "out"), *args))
+            _check(_core.run_raw(op, source_raw, _torch_raw(out, "out"), args))
             return out
         if isinstance(out, np.ndarray) and not out.flags.writeable:
             raise ValueError("out: expected a writable array, got a read-only one")
         # DLPack refuses tensors that require grad; their data is what is wanted here.
-        _check(_core.run(op, grad_out.detach() if is_torch else grad_out,
-                         out.detach() if out_is_torch else out, *args))
+        _check(_core.run(op, source.detach() if is_torch else source,
+                         out.detach() if out_is_torch else out, [], args))
         return out
 
-    itemsize = grad_raw[4] if is_torch else grad_out.itemsize
-    if not _allocatable(input_size, itemsize):
+    if row["forward"]:
+        shape = _forward_result_shape(source.shape, output_size, format_code)
+    else:  # None: the library reports the missing inputSize, judging any stand-in
+        shape = input_size if input_size is not None else []
+    itemsize = source_raw[4] if is_torch else source.itemsize
+    if not _allocatable(shape, itemsize):
         # Let the library judge the size (phase 1 only) so that the caller gets its status and
         # message rather than NumPy's or PyTorch's allocation error.
-        _check(_core.run(op, grad_out.detach() if is_torch else grad_out, None, *args))
+        _check(_core.run(op, source.detach() if is_torch else source, None, shape, args))
     if is_torch:
         import torch
 
-        memory_format = (_torch_memory_format(grad_out) if format_code == _core.FORMAT_NCHW
+        memory_format = (_torch_memory_format(source) if format_code == _core.FORMAT_NCHW
                          else torch.contiguous_format)
-        result = torch.empty(input_size, dtype=grad_out.dtype, memory_format=memory_format)
-        _check(_core.run_raw(op, grad_raw, _torch_raw(result, "out"), *args))
+        result = torch.empty(shape, dtype=source.dtype, memory_format=memory_format)
+        _check(_core.run_raw(op, source_raw, _torch_raw(result, "out"), args))
     else:
-        result = np.empty(input_size, dtype=grad_out.dtype)
-        _check(_core.run(op, grad_out, result, *args))
+        result = np.empty(shape, dtype=source.dtype)
+        _check(_core.run(op, source, result, [], args))
     return result
+
+
+def upsample_bilinear2d(x, output_size, align_corners=False, scales_h=0.0, scales_w=0.0, *,
+                        out=None, format="nchw"):
+    """``aclnnUpsampleBilinear2d``: a bilinear resize (PyTorch's ``upsample_bilinear2d``,
+    ``F.interpolate(..., mode="bilinear")``).
+
+    ``x`` is ``[N, C, H_in, W_in]`` (``[N, H_in, W_in, C]`` with ``format="nhwc"``);
+    ``output_size`` is ``[H_out, W_out]``. ``scales_h``/``scales_w`` are the scale factors
+    (0 or None: not given; negative: refused); a scale is used only when ``output_size ==
+    floor(in * scale)`` and ``1/scale >= 0.01``, else ``in/out`` (the device's rule, where
+    PyTorch always uses a given scale). N or C of 0 gives an empty result. float32, float16 and
+    bfloat16; NCHW or NHWC. Writes into ``out`` and returns it when given, else returns a new
+    array of x's kind and dtype. Raises :class:`AclnnError` for anything the library refuses,
+    leaving ``out`` untouched.
+    """
+    return _run("aclnnUpsampleBilinear2d", x, output_size, None, align_corners, scales_h,
+                scales_w, out, format)
+
+
+def upsample_bicubic2d_aa(x, output_size, align_corners=False, scales_h=0.0, scales_w=0.0, *,
+                          out=None, format="nchw"):
+    """``aclnnUpsampleBicubic2dAA``: an antialiased bicubic resize (PyTorch's
+    ``_upsample_bicubic2d_aa``, ``F.interpolate(..., mode="bicubic", antialias=True)``).
+
+    Arguments as for :func:`upsample_bilinear2d`; any positive scale is used as given, also on
+    an axis whose size does not change (where PyTorch's forward copies the axis instead);
+    formats NCHW or ND; empty tensors are refused; upscaling at most 50x per axis.
+    """
+    return _run("aclnnUpsampleBicubic2dAA", x, output_size, None, align_corners, scales_h,
+                scales_w, out, format)
 
 
 def upsample_bilinear2d_backward_v2(grad_out, output_size, input_size, align_corners=False,
@@ -211,8 +268,8 @@ def upsample_bilinear2d_backward_v2(grad_out, output_size, input_size, align_cor
     Writes into ``out`` and returns it when given, else returns a new array of grad_out's kind
     and dtype. Raises :class:`AclnnError` for anything the library refuses.
     """
-    return _run(_BILINEAR, grad_out, output_size, input_size, align_corners, scales_h,
-                scales_w, out, format)
+    return _run("aclnnUpsampleBilinear2dBackwardV2", grad_out, output_size, input_size,
+                align_corners, scales_h, scales_w, out, format)
 
 
 def upsample_bicubic2d_aa_grad(grad_out, output_size, input_size, align_corners=False,
@@ -223,8 +280,8 @@ def upsample_bicubic2d_aa_grad(grad_out, output_size, input_size, align_corners=
     Arguments as for :func:`upsample_bilinear2d_backward_v2`; any positive scale is used as
     given; formats NCHW or ND; forward upscaling at most 50x per axis.
     """
-    return _run(_BICUBIC_AA, grad_out, output_size, input_size, align_corners, scales_h,
-                scales_w, out, format)
+    return _run("aclnnUpsampleBicubic2dAAGrad", grad_out, output_size, input_size,
+                align_corners, scales_h, scales_w, out, format)
 
 
 def set_num_threads(threads: int) -> None:

@@ -2,39 +2,50 @@
 
 Custom ops (registered when this module is imported; it imports torch)::
 
+    torch.ops.aclnn_upsample.upsample_bilinear2d(
+        x, output_size, align_corners=False, scales_h=0.0, scales_w=0.0)
+    torch.ops.aclnn_upsample.upsample_bicubic2d_aa(...same arguments...)
     torch.ops.aclnn_upsample.upsample_bilinear2d_backward_v2(
         grad_out, output_size, input_size, align_corners=False, scales_h=0.0, scales_w=0.0)
     torch.ops.aclnn_upsample.upsample_bicubic2d_aa_grad(...same arguments...)
 
-They are the two aclnn operators exactly (the V2 scale rule included), with fake kernels for
-``torch.compile`` and a double-backward formula (the forward resize).
+They are the four aclnn operators exactly (the V2 scale rule included), with fake kernels for
+``torch.compile``. Their autograd formulas are each other: the gradient of a forward op is the
+library's backward op and the other way round (the two apply exactly transposed matrices), so a
+model built on the forward ops trains on the library alone, double backward included.
 
 Routing (opt-in, never a side effect of import)::
 
     with aclnn_upsample.torch.enabled():
-        loss = F.interpolate(x, scale_factor=2, mode="bilinear").sum()
-        loss.backward()            # the backward ran on aclnn_upsample
+        loss = F.interpolate(x, scale_factor=2, mode="bilinear").sum()   # forward: the library
+        loss.backward()                                                   # backward: too
 
-``enable()`` replaces the CPU kernels of ``aten::upsample_bilinear2d_backward`` and
-``aten::_upsample_bicubic2d_aa_backward`` (and their ``.grad_input`` out= variants); these are
-what autograd calls for ``F.interpolate(mode="bilinear")`` and ``F.interpolate(mode="bicubic",
-antialias=True)``. ``disable()`` removes the replacement, which restores PyTorch's own kernels.
-The replacement gives PyTorch's results; it hands a call back to PyTorch's kernel when the
-library cannot give them:
+``enable()`` replaces the CPU kernels of ``aten::upsample_bilinear2d``,
+``aten::_upsample_bicubic2d_aa``, ``aten::upsample_bilinear2d_backward`` and
+``aten::_upsample_bicubic2d_aa_backward`` (and their ``.out``/``.grad_input`` out= variants);
+these are what ``F.interpolate(mode="bilinear")`` and ``F.interpolate(mode="bicubic",
+antialias=True)`` and their autograd call (the ``.vec`` overloads F.interpolate uses decompose
+into them). ``disable()`` removes the replacement, which restores PyTorch's own kernels. The
+replacement gives PyTorch's results; it hands a call back to PyTorch's kernel when the library
+cannot give them:
 
 - dtypes other than float32, float16 and bfloat16 (float64 above all), and non-CPU tensors
   (which never reach a CPU kernel anyway);
 - bilinear with a scale PyTorch uses but the V2 rule would not: ``scales_h``/``scales_w`` given
   with ``output_size != floor(input_size * scale)`` or ``scale > 100`` (align_corners=False,
-  ``in != out``). PyTorch always computes with a given scale; the V2 operator, like the device,
-  falls back to ``in/out``, which is a different gradient. ``F.interpolate(scale_factor=s)``
+  ``in != out``). PyTorch always computes with a given scale; the library, like the device,
+  falls back to ``in/out``, which is a different result. ``F.interpolate(scale_factor=s)``
   computes ``output_size = floor(in * s)`` itself, so it reaches this only for ``s > 100``;
   direct ``torch.ops.aten`` calls with inconsistent scales are the other source.
-- anything the library refuses (e.g. bicubic AA upscaling beyond 50x, negative scales, an out=
-  tensor of the wrong shape, which PyTorch resizes, or one overlapping grad_output).
+- the antialiased forward with a scale other than 1 on an axis whose size does not change:
+  PyTorch's forward copies that axis, while its backward and the library use the scale.
+- anything the library refuses (e.g. bicubic AA upscaling beyond 50x, an empty AA problem, an
+  out= tensor of the wrong shape, which PyTorch resizes, or one overlapping the source).
 
-Matching is within the contract's tolerance, not bitwise: the library computes the weights in
-float64 where PyTorch uses the tensor's dtype, and rounds 16-bit results once from float32.
+PyTorch has no float16/bfloat16 CPU kernel for the antialiased resize, forward or backward;
+routed, the library computes those instead of PyTorch raising. Matching is within the
+contract's tolerance, not bitwise: the library computes the weights in float64 where PyTorch
+uses the tensor's dtype, and rounds 16-bit results once from float32.
 """
 
 from __future__ import annotations
@@ -43,12 +54,14 @@ import contextlib
 import math
 import threading
 import warnings
-from typing import List, Optional, Sequence
+from typing import Callable, List, NamedTuple, Optional, Sequence
 
 import torch
 
 from . import AclnnError, _core, _torch_memory_format
+from . import upsample_bicubic2d_aa as _bicubic_aa
 from . import upsample_bicubic2d_aa_grad as _bicubic_aa_grad
+from . import upsample_bilinear2d as _bilinear
 from . import upsample_bilinear2d_backward_v2 as _bilinear_backward_v2
 
 __all__ = ["enable", "disable", "is_enabled", "enabled", "uses_torch_threads"]
@@ -60,10 +73,26 @@ _LIBRARY_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 # Custom ops
 
 
-def _result_like(grad_out: torch.Tensor, input_size: Sequence[int]) -> torch.Tensor:
-    # The memory format the real kernel returns (that of grad_out, as PyTorch's kernels do).
-    return torch.empty(list(input_size), dtype=grad_out.dtype, device=grad_out.device,
-                       memory_format=_torch_memory_format(grad_out))
+def _empty_nchw(like: torch.Tensor, shape: Sequence[int]) -> torch.Tensor:
+    # The memory format the real kernel returns (that of its source, as PyTorch's kernels do).
+    return torch.empty(list(shape), dtype=like.dtype, device=like.device,
+                       memory_format=_torch_memory_format(like))
+
+
+@torch.library.custom_op("aclnn_upsample::upsample_bilinear2d", mutates_args=(),
+                         device_types="cpu")
+def upsample_bilinear2d(x: torch.Tensor, output_size: List[int], align_corners: bool = False,
+                        scales_h: float = 0.0, scales_w: float = 0.0) -> torch.Tensor:
+    """aclnnUpsampleBilinear2d (NCHW tensors of any strides)."""
+    return _bilinear(x, output_size, align_corners, scales_h, scales_w)
+
+
+@torch.library.custom_op("aclnn_upsample::upsample_bicubic2d_aa", mutates_args=(),
+                         device_types="cpu")
+def upsample_bicubic2d_aa(x: torch.Tensor, output_size: List[int], align_corners: bool = False,
+                          scales_h: float = 0.0, scales_w: float = 0.0) -> torch.Tensor:
+    """aclnnUpsampleBicubic2dAA (NCHW tensors of any strides)."""
+    return _bicubic_aa(x, output_size, align_corners, scales_h, scales_w)
 
 
 @torch.library.custom_op("aclnn_upsample::upsample_bilinear2d_backward_v2", mutates_args=(),
@@ -85,63 +114,69 @@ def upsample_bicubic2d_aa_grad(grad_out: torch.Tensor, output_size: List[int],
     return _bicubic_aa_grad(grad_out, output_size, input_size, align_corners, scales_h, scales_w)
 
 
-@upsample_bilinear2d_backward_v2.register_fake
-def _(grad_out, output_size, input_size, align_corners=False, scales_h=0.0, scales_w=0.0):
-    _check_fake_args("upsample_bilinear2d_backward_v2", grad_out, output_size, input_size)
-    return _result_like(grad_out, input_size)
-
-
-@upsample_bicubic2d_aa_grad.register_fake
-def _(grad_out, output_size, input_size, align_corners=False, scales_h=0.0, scales_w=0.0):
-    _check_fake_args("upsample_bicubic2d_aa_grad", grad_out, output_size, input_size)
-    return _result_like(grad_out, input_size)
-
-
-def _check_fake_args(name, grad_out, output_size, input_size):
+def _check_fake_source(name, source, sizes, length):
     # Only what the fake result's own construction needs; the real kernel checks the rest.
-    torch._check(len(input_size) == 4,
-                 lambda: f"{name}: input_size: expected 4 values, got {list(input_size)}")
-    torch._check(grad_out.dtype in _LIBRARY_DTYPES,
-                 lambda: f"{name}: grad_out: expected float32, float16 or bfloat16, got "
-                         f"{grad_out.dtype}")
+    torch._check(len(sizes) == length,
+                 lambda: f"{name}: expected {length} sizes, got {list(sizes)}")
+    torch._check(source.dim() == 4,
+                 lambda: f"{name}: expected a 4-D tensor, got {source.dim()}-D")
+    torch._check(source.dtype in _LIBRARY_DTYPES,
+                 lambda: f"{name}: expected float32, float16 or bfloat16, got {source.dtype}")
 
 
-def _bilinear_effective_scale(in_size: int, out_size: int, scale: float,
-                              align_corners: bool) -> Optional[float]:
-    """The scale the V2 rule uses on one axis, as PyTorch's forward takes it (None: in/out)."""
-    if align_corners or scale is None or scale <= 0:
-        return None
-    if out_size == math.floor(in_size * scale) and 1.0 / scale >= 0.01:
-        return scale
-    return None
+def _fake_forward(x, output_size, align_corners=False, scales_h=0.0, scales_w=0.0):
+    _check_fake_source("aclnn_upsample forward", x, output_size, 2)
+    return _empty_nchw(x, [x.shape[0], x.shape[1], *output_size])
 
 
-# Double backward: each op is linear in grad_out, with the forward resize as its adjoint.
-def _setup_context(ctx, inputs, output):
+def _fake_backward(grad_out, output_size, input_size, align_corners=False, scales_h=0.0,
+                   scales_w=0.0):
+    _check_fake_source("aclnn_upsample backward", grad_out, input_size, 4)
+    return _empty_nchw(grad_out, input_size)
+
+
+for _op in (upsample_bilinear2d, upsample_bicubic2d_aa):
+    _op.register_fake(_fake_forward)
+for _op in (upsample_bilinear2d_backward_v2, upsample_bicubic2d_aa_grad):
+    _op.register_fake(_fake_backward)
+
+
+# Autograd. Each op is linear in its tensor, and the forward and backward operators of one mode
+# apply exactly transposed matrices for the same sizes and scales (the library's adjoint
+# identity): the gradient of each is the other, so a model on these ops trains on the library
+# alone, and double backward works too.
+def _forward_context(ctx, inputs, output):
+    x, output_size, align_corners, scales_h, scales_w = inputs
+    ctx.args = (list(output_size), list(x.shape), bool(align_corners), scales_h, scales_w)
+
+
+def _backward_context(ctx, inputs, output):
     _, output_size, input_size, align_corners, scales_h, scales_w = inputs
     ctx.args = (list(output_size), list(input_size), bool(align_corners), scales_h, scales_w)
 
 
-def _bilinear_double_backward(ctx, grad):
-    output_size, input_size, align_corners, scales_h, scales_w = ctx.args
-    sh = _bilinear_effective_scale(input_size[2], output_size[0], scales_h, align_corners)
-    sw = _bilinear_effective_scale(input_size[3], output_size[1], scales_w, align_corners)
-    return (torch.ops.aten.upsample_bilinear2d(grad, output_size, align_corners, sh, sw), None,
-            None, None, None, None)
+def _positive(scale: float) -> float:
+    # The V2 gradient reads a negative scale as "not given"; the forward refuses one.
+    return scale if scale > 0 else 0.0
 
 
-def _bicubic_aa_double_backward(ctx, grad):
-    output_size, input_size, align_corners, scales_h, scales_w = ctx.args
-    sh = scales_h if scales_h > 0 else None
-    sw = scales_w if scales_w > 0 else None
-    return (torch.ops.aten._upsample_bicubic2d_aa(grad, output_size, align_corners, sh, sw), None,
-            None, None, None, None)
+def _autograd(forward_op, backward_op):
+    def forward_gradient(ctx, grad):
+        output_size, input_size, align_corners, scales_h, scales_w = ctx.args
+        return (backward_op(grad, output_size, input_size, align_corners, scales_h, scales_w),
+                None, None, None, None)
+
+    def backward_gradient(ctx, grad):
+        output_size, _, align_corners, scales_h, scales_w = ctx.args
+        return (forward_op(grad, output_size, align_corners, _positive(scales_h),
+                           _positive(scales_w)), None, None, None, None, None)
+
+    forward_op.register_autograd(forward_gradient, setup_context=_forward_context)
+    backward_op.register_autograd(backward_gradient, setup_context=_backward_context)
 
 
-upsample_bilinear2d_backward_v2.register_autograd(_bilinear_double_backward,
-                                                  setup_context=_setup_context)
-upsample_bicubic2d_aa_grad.register_autograd(_bicubic_aa_double_backward,
-                                             setup_context=_setup_context)
+_autograd(upsample_bilinear2d, upsample_bilinear2d_backward_v2)
+_autograd(upsample_bicubic2d_aa, upsample_bicubic2d_aa_grad)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,71 +186,118 @@ _lock = threading.Lock()
 _library: Optional[torch.library.Library] = None
 
 
-def _library_takes(grad_output: torch.Tensor) -> bool:
-    return (grad_output.dtype in _LIBRARY_DTYPES and grad_output.device.type == "cpu"
-            and grad_output.layout == torch.strided and grad_output.dim() == 4)
+def _library_takes(source: torch.Tensor) -> bool:
+    return (source.dtype in _LIBRARY_DTYPES and source.device.type == "cpu"
+            and source.layout == torch.strided and source.dim() == 4)
+
+
+def _v2_rule_uses_scale(in_size: int, out_size: int, scale: float) -> bool:
+    """Whether the V2 rule uses a given positive scale (align_corners=False)."""
+    return out_size == math.floor(in_size * scale) and 1.0 / scale >= 0.01
 
 
 def _bilinear_scales(output_size, input_size, align_corners, scales_h, scales_w):
-    """The scales to pass to the V2 operator, or None where its rule would not use a scale that
-    PyTorch uses (so only PyTorch's kernel gives PyTorch's gradient)."""
+    """The scales to pass to the bilinear operators, or None where their rule would not use a
+    scale that PyTorch uses (so only PyTorch's kernel gives PyTorch's numbers)."""
     passed = []
     for in_size, out_size, scale in ((input_size[2], output_size[0], scales_h),
                                      (input_size[3], output_size[1], scales_w)):
         if scale is None or scale <= 0:
-            passed.append(0.0)
-        elif (align_corners or in_size == out_size
-              or _bilinear_effective_scale(in_size, out_size, scale, False) is not None):
+            passed.append(0.0)  # not given, for PyTorch as for the library
+        elif align_corners or in_size == out_size or _v2_rule_uses_scale(
+                in_size, out_size, scale):
             passed.append(scale)  # used as given, or by neither
         else:
             return None
     return passed
 
 
-def _make_kernels(op_name: str, library_function, scales_for):
-    """The functional and out= kernels of one aten op, each falling back to PyTorch's own."""
-    functional_original = torch.library.get_kernel(f"aten::{op_name}", "CPU")
-    out_original = torch.library.get_kernel(f"aten::{op_name}.grad_input", "CPU")
+def _bicubic_aa_scales(output_size, input_size, align_corners, scales_h, scales_w):
+    # The AA operators use any positive scale as given, as PyTorch does.
+    return [scales_h or 0.0, scales_w or 0.0]
 
-    def library_call(grad_output, output_size, input_size, align_corners, scales_h, scales_w,
-                     out=None):
-        if not _library_takes(grad_output) or len(output_size) != 2 or len(input_size) != 4:
+
+def _bicubic_aa_forward_scales(output_size, input_size, align_corners, scales_h, scales_w):
+    """As _bicubic_aa_scales, but None where PyTorch's forward would copy an axis whose size does
+    not change although its scale says otherwise (tests/golden/TORCH_NOTES.md): its backward and
+    the library both use that scale, so only PyTorch's forward kernel gives its numbers."""
+    for in_size, out_size, scale in ((input_size[2], output_size[0], scales_h),
+                                     (input_size[3], output_size[1], scales_w)):
+        if in_size == out_size and not align_corners and scale and scale > 0 and scale != 1:
             return None
-        scales = scales_for(output_size, input_size, align_corners, scales_h, scales_w)
+    return _bicubic_aa_scales(output_size, input_size, align_corners, scales_h, scales_w)
+
+
+class _Route(NamedTuple):
+    """One aten op routed to the library: its functional and out= overloads' CPU kernels."""
+    aten: str  # the functional overload's name
+    out_name: str  # the out= overload and its keyword argument
+    forward: bool  # whether the schema is the forward's (no input_size)
+    run: Callable  # (source, output_size, input_size, align_corners, sh, sw, out) -> result
+    scales: Callable  # (output_size, input_size, align_corners, sh, sw) -> [sh, sw] or None
+
+
+_ROUTES = (
+    _Route("upsample_bilinear2d", "out", True,
+           lambda s, o, i, a, sh, sw, out: _bilinear(s, o, a, sh, sw, out=out),
+           _bilinear_scales),
+    _Route("_upsample_bicubic2d_aa", "out", True,
+           lambda s, o, i, a, sh, sw, out: _bicubic_aa(s, o, a, sh, sw, out=out),
+           _bicubic_aa_forward_scales),
+    _Route("upsample_bilinear2d_backward", "grad_input", False,
+           lambda s, o, i, a, sh, sw, out: _bilinear_backward_v2(s, o, i, a, sh, sw, out=out),
+           _bilinear_scales),
+    _Route("_upsample_bicubic2d_aa_backward", "grad_input", False,
+           lambda s, o, i, a, sh, sw, out: _bicubic_aa_grad(s, o, i, a, sh, sw, out=out),
+           _bicubic_aa_scales),
+)
+
+
+def _make_kernels(route: _Route):
+    """The functional and out= kernels of one aten op, each falling back to PyTorch's own."""
+    functional_original = torch.library.get_kernel(f"aten::{route.aten}", "CPU")
+    out_original = torch.library.get_kernel(f"aten::{route.aten}.{route.out_name}", "CPU")
+
+    def problem(args):
+        """(source, output_size, input_size, align_corners, scales_h, scales_w, result shape)
+        from the schema's positional arguments (the dispatcher passes all of them)."""
+        if route.forward:
+            source, output_size, align_corners, *scales = args
+            input_size = list(source.shape)
+            shape = [*input_size[:2], *output_size]
+        else:
+            source, output_size, input_size, align_corners, *scales = args
+            shape = list(input_size)
+        scales_h, scales_w = (*scales, None, None)[:2]
+        return source, output_size, input_size, align_corners, scales_h, scales_w, shape
+
+    def library_call(args, out=None):
+        source, output_size, input_size, align_corners, scales_h, scales_w, shape = problem(args)
+        if not _library_takes(source) or len(output_size) != 2 or len(input_size) != 4:
+            return None
+        if out is not None and (out.dtype != source.dtype or out.device.type != "cpu"
+                                or list(out.shape) != shape):
+            return None  # PyTorch's to resize or reject
+        scales = route.scales(output_size, input_size, align_corners, scales_h, scales_w)
         if scales is None:
             return None
         try:
-            return library_function(grad_output, output_size, input_size, align_corners,
-                                    scales[0], scales[1], out=out)
+            return route.run(source, output_size, input_size, align_corners, scales[0],
+                             scales[1], out)
         except AclnnError:
             return None  # nothing was written; PyTorch's kernel decides (and may raise)
 
-    def functional(keyset, grad_output, output_size, input_size, align_corners, scales_h=None,
-                   scales_w=None):
-        result = library_call(grad_output, output_size, input_size, align_corners, scales_h,
-                              scales_w)
-        if result is not None:
-            return result
-        return functional_original.call_boxed(keyset, grad_output, output_size, input_size,
-                                              align_corners, scales_h, scales_w)
+    def functional(keyset, *args):
+        result = library_call(args)
+        return result if result is not None else functional_original.call_boxed(keyset, *args)
 
-    def out_variant(keyset, grad_output, output_size, input_size, align_corners, scales_h=None,
-                    scales_w=None, *, grad_input):
-        # A grad_input of another shape or dtype is PyTorch's to resize or reject.
-        if (grad_input.dtype == grad_output.dtype and grad_input.device.type == "cpu"
-                and list(grad_input.shape) == list(input_size)
-                and library_call(grad_output, output_size, input_size, align_corners, scales_h,
-                                 scales_w, out=grad_input) is not None):
-            return grad_input
-        return out_original.call_boxed(keyset, grad_output, output_size, input_size,
-                                       align_corners, scales_h, scales_w, grad_input=grad_input)
+    def out_variant(keyset, *args, **kwargs):
+        out = kwargs[route.out_name]
+        if library_call(args, out) is not None:
+            return out
+        return out_original.call_boxed(keyset, *args, **kwargs)
 
     return functional, out_variant
-
-
-def _bicubic_aa_scales(output_size, input_size, align_corners, scales_h, scales_w):
-    # The AA operator uses any positive scale as given, as PyTorch does.
-    return [scales_h or 0.0, scales_w or 0.0]
 
 
 def _torch_openmp_runtime() -> Optional[str]:
@@ -241,9 +323,9 @@ def _use_torch_threads(on: bool) -> bool:
 
 
 def enable(torch_threads: bool = False) -> None:
-    """Routes PyTorch's CPU kernels of aten::upsample_bilinear2d_backward and
-    aten::_upsample_bicubic2d_aa_backward (and their out= variants) to the library, for the
-    whole process, until :func:`disable`. Calling it again does nothing (and keeps the first
+    """Routes PyTorch's CPU kernels of aten::upsample_bilinear2d,
+    aten::_upsample_bicubic2d_aa and their backward ops (and their out= variants) to the library,
+    for the whole process, until :func:`disable`. Calling it again does nothing (and keeps the first
     call's ``torch_threads``).
 
     With ``torch_threads`` (experimental, off by default), every library call in the process
@@ -262,22 +344,16 @@ def enable(torch_threads: bool = False) -> None:
             raise RuntimeError("aclnn_upsample.torch.enable: expected torch.library.get_kernel "
                                f"(PyTorch 2.9 or later) to keep PyTorch's kernels for the "
                                f"cases the library does not take, got torch {torch.__version__}")
-        kernels = {
-            "upsample_bilinear2d_backward":
-                _make_kernels("upsample_bilinear2d_backward", _bilinear_backward_v2,
-                              _bilinear_scales),
-            "_upsample_bicubic2d_aa_backward":
-                _make_kernels("_upsample_bicubic2d_aa_backward", _bicubic_aa_grad,
-                              _bicubic_aa_scales),
-        }
+        kernels = {route: _make_kernels(route) for route in _ROUTES}
         library = torch.library.Library("aten", "IMPL")
         try:
             with warnings.catch_warnings():
                 # Replacing a kernel is the point; PyTorch warns about every override.
                 warnings.simplefilter("ignore")
-                for name, (functional, out_variant) in kernels.items():
-                    library.impl(name, functional, "CPU", with_keyset=True)
-                    library.impl(f"{name}.grad_input", out_variant, "CPU", with_keyset=True)
+                for route, (functional, out_variant) in kernels.items():
+                    library.impl(route.aten, functional, "CPU", with_keyset=True)
+                    library.impl(f"{route.aten}.{route.out_name}", out_variant, "CPU",
+                                 with_keyset=True)
         except BaseException:
             library._destroy()
             raise

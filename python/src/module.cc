@@ -1,4 +1,6 @@
-// aclnn_upsample._core: the two operators on any CPU array, through the library's C API only.
+// aclnn_upsample._core: every operator of the library's table (aclnn_upsample/operators.h) on
+// any CPU array, through the library's C API only: one binding serves every row, forward or
+// backward, through the row's uniform phase-1 and phase-2 pointers.
 //
 // The arrays are never copied: each becomes an aclTensor view of its own memory with its own
 // strides, and the library validates everything (dtype, rank, shapes, overlap, limits) so that
@@ -26,8 +28,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
-#include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "aclnn_upsample/operators.h"
 // Not CANN's API: the process-wide thread count and external team (no public call sets them),
 // and the build's description, from the project's public extension header where this checkout
 // has it.
@@ -44,21 +45,17 @@ namespace nb = nanobind;
 
 namespace {
 
-using GetWorkspaceSizeFn = aclnnStatus (*)(const aclTensor*, const aclIntArray*, const aclIntArray*,
-                                           bool, double, double, aclTensor*, uint64_t*,
-                                           aclOpExecutor**);
-using RunFn = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
-
-struct Operator {
-  GetWorkspaceSizeFn get_workspace_size;
-  RunFn run;
-};
-
-// Indexed by the `op` argument of run(): 0 bilinear V2, 1 bicubic AA.
-constexpr Operator kOperators[] = {
-    {aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, aclnnUpsampleBilinear2dBackwardV2},
-    {aclnnUpsampleBicubic2dAAGradGetWorkspaceSize, aclnnUpsampleBicubic2dAAGrad},
-};
+// Row `index` of the operator table; raises for an index past its end.
+const aclnn_upsample_operator& OperatorAt(size_t index) {
+  const aclnn_upsample_operator* op = aclnn_upsample_operator_at(index);
+  if (op == nullptr) {
+    throw nb::value_error(("op: expected a row of the operator table (0 to " +
+                           std::to_string(aclnn_upsample_operator_count() - 1) + "), got " +
+                           std::to_string(index))
+                              .c_str());
+  }
+  return *op;
+}
 
 // Every DLPack dtype that has an aclDataType goes to the library as that type, so that a float64
 // or integer array is rejected by the library with its own message, as in C.
@@ -174,9 +171,9 @@ class TensorView {
     return Failure{};
   }
 
-  // A stand-in for a result not yet allocated, for phase 1 to judge `input_size` by: its dims
-  // are input_size as given (which may be impossible to allocate), its data a dummy address
-  // that is never written since the plan is not run.
+  // A stand-in for a result not yet allocated, for phase 1 to judge its shape by: its dims are
+  // the result's as the caller asked for it (which may be impossible to allocate), its data a
+  // dummy address that is never written since the plan is not run.
   Failure CreatePlaceholder(const std::vector<int64_t>& dims, aclDataType dtype, aclFormat format) {
     static char dummy;
     tensor_ = aclCreateTensor(dims.data(), dims.size(), dtype, /*stride=*/nullptr, 0, format,
@@ -195,10 +192,12 @@ class IntArray {
  public:
   IntArray(const IntArray&) = delete;
   IntArray& operator=(const IntArray&) = delete;
-  explicit IntArray(const std::vector<int64_t>& values) {
+  // None: a null handle, which is what a forward row's phase 1 takes for its absent inputSize.
+  explicit IntArray(const std::optional<std::vector<int64_t>>& values) {
+    if (!values) return;
     // An empty list still needs a pointer: the library then reports the wrong length, not null.
     static const int64_t kNone = 0;
-    array_ = aclCreateIntArray(values.empty() ? &kNone : values.data(), values.size());
+    array_ = aclCreateIntArray(values->empty() ? &kNone : values->data(), values->size());
   }
   ~IntArray() {
     if (array_ != nullptr) aclDestroyIntArray(array_);
@@ -234,14 +233,27 @@ class Workspace {
   uint64_t size_ = 0;
 };
 
-Failure RunLibrary(const Operator& op, const aclTensor* grad, const aclIntArray* output_size,
-                   const aclIntArray* input_size, bool align_corners, double scales_h,
-                   double scales_w, aclTensor* out, bool plan_only) {
+// What a row's phase 1 takes besides its two tensors, as Python gives it.
+struct Arguments {
+  std::vector<int64_t> output_size;
+  std::optional<std::vector<int64_t>> input_size;  // None for a forward row
+  bool align_corners = false;
+  double scales_h = 0.0;
+  double scales_w = 0.0;
+  aclFormat format = ACL_FORMAT_NCHW;
+};
+
+// Runs both phases of `op` (phase 1 only with `plan_only`), with the GIL released.
+Failure RunLibrary(const aclnn_upsample_operator& op, const aclTensor* source, aclTensor* out,
+                   const Arguments& args, bool plan_only) {
   thread_local Workspace workspace;
+  const IntArray output_size(args.output_size), input_size(args.input_size);
+  nb::gil_scoped_release release;
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  aclnnStatus status = op.get_workspace_size(grad, output_size, input_size, align_corners, scales_h,
-                                             scales_w, out, &workspace_size, &executor);
+  aclnnStatus status =
+      op.get_workspace_size(source, output_size.get(), input_size.get(), args.align_corners,
+                            args.scales_h, args.scales_w, out, &workspace_size, &executor);
   if (status != ACLNN_SUCCESS) return LibraryFailure(status);
   if (plan_only) {
     aclDestroyAclOpExecutor(executor);
@@ -268,32 +280,30 @@ void RequireCpu(int device_type, const char* name) {
                             .c_str());
 }
 
-// Runs operator `op` from `grad` into `out`. Returns (0, "") or the library's (status, message);
-// raises only for what is not the library's to judge (a non-CPU array). Without `out`, runs
-// phase 1 only, against a stand-in result of shape `input_size`: how the caller learns the
-// library's verdict on a size it could not allocate.
-std::pair<int, std::string> Run(int op, nb::ndarray<nb::ro> grad, std::optional<nb::ndarray<>> out,
-                                const std::vector<int64_t>& output_size,
-                                const std::vector<int64_t>& input_size, bool align_corners,
-                                double scales_h, double scales_w, int format) {
-  if (op < 0 || op > 1) throw nb::value_error("op: expected 0 (bilinear) or 1 (bicubic AA)");
-  RequireCpu(grad.device_type(), "grad_out");
-  if (out) RequireCpu(out->device_type(), "out");
-  const auto acl_format = static_cast<aclFormat>(format);
-  TensorView grad_view, out_view;
-  Failure failure = grad_view.Create(grad, acl_format, "grad_out");
-  if (failure.status == ACLNN_SUCCESS) {
-    failure = out ? out_view.Create(nb::ndarray<nb::ro>(*out), acl_format, "out")
-                  : out_view.CreatePlaceholder(input_size, ToAclDataType(grad.dtype()), acl_format);
-  }
-  if (failure.status != ACLNN_SUCCESS) return {failure.status, failure.message};
-  const IntArray output_array(output_size), input_array(input_size);
-  {
-    nb::gil_scoped_release release;
-    failure = RunLibrary(kOperators[op], grad_view.get(), output_array.get(), input_array.get(),
-                         align_corners, scales_h, scales_w, out_view.get(), !out.has_value());
-  }
+std::pair<int, std::string> Reply(const Failure& failure) {
   return {failure.status, failure.message};
+}
+
+// Runs row `op_index` of the operator table from `source` into `out`. Returns (0, "") or the
+// library's (status, message); raises only for what is not the library's to judge (a non-CPU
+// array, a row that does not exist). Without `out`, runs phase 1 only, against a stand-in result
+// of shape `result_shape`: how the caller learns the library's verdict on a result it could not
+// allocate.
+std::pair<int, std::string> Run(size_t op_index, nb::ndarray<nb::ro> source,
+                                std::optional<nb::ndarray<>> out,
+                                const std::vector<int64_t>& result_shape, const Arguments& args) {
+  const aclnn_upsample_operator& op = OperatorAt(op_index);
+  RequireCpu(source.device_type(), op.source_name);
+  if (out) RequireCpu(out->device_type(), "out");
+  TensorView source_view, out_view;
+  Failure failure = source_view.Create(source, args.format, op.source_name);
+  if (failure.status == ACLNN_SUCCESS) {
+    failure =
+        out ? out_view.Create(nb::ndarray<nb::ro>(*out), args.format, "out")
+            : out_view.CreatePlaceholder(result_shape, ToAclDataType(source.dtype()), args.format);
+  }
+  if (failure.status != ACLNN_SUCCESS) return Reply(failure);
+  return Reply(RunLibrary(op, source_view.get(), out_view.get(), args, !out.has_value()));
 }
 
 // A strided CPU tensor described by its owner (PyTorch), which keeps it alive for the call:
@@ -302,28 +312,42 @@ using RawTensor = std::tuple<uintptr_t, std::vector<int64_t>, std::vector<int64_
 
 // Run() for tensors described directly: PyTorch's DLPack export costs more than a small call's
 // whole work (about 10 us per tensor), so aclnn_upsample passes torch tensors this way.
-std::pair<int, std::string> RunRaw(int op, const RawTensor& grad, const RawTensor& out,
-                                   const std::vector<int64_t>& output_size,
-                                   const std::vector<int64_t>& input_size, bool align_corners,
-                                   double scales_h, double scales_w, int format) {
-  if (op < 0 || op > 1) throw nb::value_error("op: expected 0 (bilinear) or 1 (bicubic AA)");
-  const auto acl_format = static_cast<aclFormat>(format);
-  TensorView grad_view, out_view;
-  const auto create = [acl_format](TensorView& view, const RawTensor& raw, const char* name) {
+std::pair<int, std::string> RunRaw(size_t op_index, const RawTensor& source, const RawTensor& out,
+                                   const Arguments& args) {
+  const aclnn_upsample_operator& op = OperatorAt(op_index);
+  TensorView source_view, out_view;
+  const auto create = [&args](TensorView& view, const RawTensor& raw, const char* name) {
     const auto& [address, dims, strides, dtype, itemsize] = raw;
     return view.Create(reinterpret_cast<void*>(address), dims, strides,
-                       static_cast<aclDataType>(dtype), itemsize, acl_format, name);
+                       static_cast<aclDataType>(dtype), itemsize, args.format, name);
   };
-  Failure failure = create(grad_view, grad, "grad_out");
+  Failure failure = create(source_view, source, op.source_name);
   if (failure.status == ACLNN_SUCCESS) failure = create(out_view, out, "out");
-  if (failure.status != ACLNN_SUCCESS) return {failure.status, failure.message};
-  const IntArray output_array(output_size), input_array(input_size);
-  {
-    nb::gil_scoped_release release;
-    failure = RunLibrary(kOperators[op], grad_view.get(), output_array.get(), input_array.get(),
-                         align_corners, scales_h, scales_w, out_view.get(), false);
+  if (failure.status != ACLNN_SUCCESS) return Reply(failure);
+  return Reply(RunLibrary(op, source_view.get(), out_view.get(), args, false));
+}
+
+// The table's rows as dicts, for the package to find its functions' operators by name.
+nb::list OperatorRows() {
+  nb::list rows;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const aclnn_upsample_operator& op = *aclnn_upsample_operator_at(i);
+    nb::dict row;
+    row["index"] = i;
+    row["name"] = op.name;
+    row["mode"] = op.mode;
+    row["forward"] = op.direction == ACLNN_UPSAMPLE_FORWARD;
+    row["command"] = op.command;
+    row["source_name"] = op.source_name;
+    row["accepts_nhwc"] = op.accepts_nhwc;
+    row["accepts_nd"] = op.accepts_nd;
+    row["accepts_empty"] = op.accepts_empty;
+    row["rejects_negative_scales"] = op.rejects_negative_scales;
+    row["scales_need_consistent_size"] = op.scales_need_consistent_size;
+    row["max_upscale"] = op.max_upscale;
+    rows.append(row);
   }
-  return {failure.status, failure.message};
+  return rows;
 }
 
 // The OpenMP runtime another library (PyTorch) loaded, whose threads the library's tasks can run
@@ -402,14 +426,29 @@ NB_MODULE(_core, m) {
   // CANN's contract: aclInit before any operator (a no-op on the CPU, kept for that order).
   aclInit(nullptr);
 
-  m.def("run", &Run, nb::arg("op"), nb::arg("grad_out"), nb::arg("out").noconvert().none(),
-        nb::arg("output_size"), nb::arg("input_size"), nb::arg("align_corners"),
-        nb::arg("scales_h"), nb::arg("scales_w"), nb::arg("format"),
-        "Runs operator `op` (0 bilinear V2, 1 bicubic AA) from grad_out into out; returns "
-        "(status, message), (0, '') on success.");
-  m.def("run_raw", &RunRaw, nb::arg("op"), nb::arg("grad_out"), nb::arg("out"),
-        nb::arg("output_size"), nb::arg("input_size"), nb::arg("align_corners"),
-        nb::arg("scales_h"), nb::arg("scales_w"), nb::arg("format"),
+  nb::class_<Arguments>(m, "Arguments",
+                        "What a row's phase 1 takes besides its tensors; input_size is None for "
+                        "a forward row.")
+      .def(
+          "__init__",
+          [](Arguments* args, std::vector<int64_t> output_size,
+             std::optional<std::vector<int64_t>> input_size, bool align_corners, double scales_h,
+             double scales_w, int format) {
+            new (args) Arguments{std::move(output_size),
+                                 std::move(input_size),
+                                 align_corners,
+                                 scales_h,
+                                 scales_w,
+                                 static_cast<aclFormat>(format)};
+          },
+          nb::arg("output_size"), nb::arg("input_size").none(), nb::arg("align_corners"),
+          nb::arg("scales_h"), nb::arg("scales_w"), nb::arg("format"));
+  m.def("operators", &OperatorRows, "The operator table's rows, in its order.");
+  m.def("run", &Run, nb::arg("op"), nb::arg("source"), nb::arg("out").noconvert().none(),
+        nb::arg("result_shape"), nb::arg("args"),
+        "Runs row `op` of the operator table from source into out; returns (status, message), "
+        "(0, '') on success. Without out, phase 1 only against a result of result_shape.");
+  m.def("run_raw", &RunRaw, nb::arg("op"), nb::arg("source"), nb::arg("out"), nb::arg("args"),
         "run() for tensors given as (address, dims, strides, aclDataType, itemsize).");
   m.def(
       "set_num_threads",

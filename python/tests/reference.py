@@ -59,15 +59,27 @@ def bicubic_aa_matrix(in_size, out_size, align_corners=False, scale=0.0):
 MATRICES = {"bilinear": bilinear_matrix, "bicubic_aa": bicubic_aa_matrix}
 
 
+def _axis_matrices(op, in_hw, out_hw, align_corners, scales_h, scales_w):
+    return (MATRICES[op](in_hw[0], out_hw[0], align_corners, scales_h),
+            MATRICES[op](in_hw[1], out_hw[1], align_corners, scales_w))
+
+
 def reference(op, grad_nchw, input_size, align_corners=False, scales_h=0.0, scales_w=0.0):
-    """(r, m): the float64 result and the sum of the magnitudes of its terms, NCHW."""
+    """The backward: (r, m), the float64 result and the sum of the magnitudes of its terms,
+    NCHW."""
     g = np.asarray(grad_nchw, dtype=np.float64)
-    _, _, in_h, in_w = input_size
-    out_h, out_w = g.shape[2:]
-    a_h = MATRICES[op](in_h, out_h, align_corners, scales_h)
-    a_w = MATRICES[op](in_w, out_w, align_corners, scales_w)
+    a_h, a_w = _axis_matrices(op, input_size[2:], g.shape[2:], align_corners, scales_h, scales_w)
     r = a_h.T @ g @ a_w
     m = np.abs(a_h).T @ np.abs(g) @ np.abs(a_w)
+    return r, m
+
+
+def forward_reference(op, x_nchw, output_size, align_corners=False, scales_h=0.0, scales_w=0.0):
+    """The forward, y = A_H x A_W^T with the backward's matrices: (r, m) as for reference()."""
+    x = np.asarray(x_nchw, dtype=np.float64)
+    a_h, a_w = _axis_matrices(op, x.shape[2:], output_size, align_corners, scales_h, scales_w)
+    r = a_h @ x @ a_w.T
+    m = np.abs(a_h) @ np.abs(x) @ np.abs(a_w).T
     return r, m
 
 

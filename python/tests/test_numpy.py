@@ -11,11 +11,15 @@ import numpy as np
 import pytest
 
 import aclnn_upsample as au
-from reference import assert_within_contract, reference
+from reference import assert_within_contract, forward_reference, reference
 
 OPS = {
     "bilinear": au.upsample_bilinear2d_backward_v2,
     "bicubic_aa": au.upsample_bicubic2d_aa_grad,
+}
+FORWARD = {
+    "bilinear": au.upsample_bilinear2d,
+    "bicubic_aa": au.upsample_bicubic2d_aa,
 }
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -372,3 +376,227 @@ def test_aclnn_error_pickles():
 
     error = pickle.loads(pickle.dumps(au.AclnnError(161002, "message")))
     assert isinstance(error, au.AclnnError) and error.status == 161002 and str(error) == "message"
+
+
+# ---------------------------------------------------------------------------------------------
+# The forward operators, and the table every function runs through
+
+
+def test_every_table_row_is_a_function(library_calls):
+    # A row added to the library's table without a function here fails this test.
+    functions = [getattr(au, name) for name in au.__all__ if name.startswith("upsample_")]
+    rows = au._core.operators()
+    assert len(rows) == len(functions) == 4
+    for row in rows:
+        (function,) = [f for f in functions if f.__doc__.startswith(f"``{row['name']}``")]
+        library_calls.clear()
+        if row["forward"]:
+            result = function(np.ones((1, 2, 4, 6), np.float32), [2, 3])
+            assert result.shape == (1, 2, 2, 3)
+        else:
+            result = function(np.ones((1, 2, 2, 3), np.float32), [2, 3], [1, 2, 4, 6])
+            assert result.shape == (1, 2, 4, 6)
+        assert library_calls == [row["name"]]
+    modes = {(row["mode"], row["forward"]) for row in rows}
+    assert modes == {(mode, forward) for mode in FORWARD for forward in (True, False)}
+
+
+@pytest.mark.parametrize("op", FORWARD)
+def test_forward_cann_examples(op):
+    # The backward's CANN examples read the other way: the forward of ones is ones (each row of
+    # A sums to 1), and the adjoint of the example's sums.
+    x = np.ones((1, 1, 3, 3) if op == "bilinear" else (1, 1, 8, 4), np.float32)
+    size = [6, 6] if op == "bilinear" else [4, 2]
+    result = FORWARD[op](x, size, True, 2.0, 2.0)
+    assert isinstance(result, np.ndarray) and result.dtype == np.float32
+    assert result.shape == (1, 1, *size)
+    np.testing.assert_allclose(result, 1.0, rtol=0, atol=2e-7)
+
+
+@pytest.mark.parametrize("op", FORWARD)
+@pytest.mark.parametrize("in_hw,out_hw,align,scales", CASES)
+def test_forward_float32_against_reference(op, in_hw, out_hw, align, scales):
+    x = random_grad((2, 3, *in_hw), seed=1)
+    result = FORWARD[op](x, list(out_hw), align, *scales)
+    assert result.shape == (2, 3, *out_hw) and result.flags.c_contiguous
+    r, m = forward_reference(op, x, out_hw, align, *scales)
+    assert_within_contract(result, r, m)
+
+
+@pytest.mark.parametrize("op", FORWARD)
+def test_forward_float16_against_reference(op):
+    x = random_grad((2, 3, 13, 31), np.float16)
+    result = FORWARD[op](x, [24, 20])
+    assert result.dtype == np.float16
+    r, m = forward_reference(op, x, [24, 20])
+    assert_within_contract(result, r, m, "float16")
+
+
+def test_forward_formats():
+    x = random_grad((2, 3, 7, 5))
+    expected = au.upsample_bilinear2d(x, [10, 14])
+    nhwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    result = au.upsample_bilinear2d(nhwc, [10, 14], format="nhwc")
+    assert result.shape == (2, 10, 14, 3)
+    assert np.array_equal(result.transpose(0, 3, 1, 2), expected)
+    # ND is read as NCHW by the AA operator.
+    aa = au.upsample_bicubic2d_aa(x, [4, 9])
+    assert np.array_equal(au.upsample_bicubic2d_aa(x, [4, 9], format="nd"), aa)
+
+
+@pytest.mark.parametrize("op", FORWARD)
+def test_forward_strided_views_and_out_in_place(op):
+    base = random_grad((2, 3, 20, 30))
+    x = base[:, :, ::2, 1::3]  # (2, 3, 10, 10)
+    expected = FORWARD[op](np.ascontiguousarray(x), [6, 7])
+    channels_last = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    broadcast = np.broadcast_to(x[:1, :1, :1], (2, 3, 10, 10))
+    assert np.array_equal(FORWARD[op](x, [6, 7]), expected)
+    assert np.array_equal(FORWARD[op](channels_last, [6, 7]), expected)
+    assert np.array_equal(FORWARD[op](broadcast, [6, 7]),
+                          FORWARD[op](np.ascontiguousarray(broadcast), [6, 7]))
+    storage = np.full((2, 3, 12, 20), 7.0, np.float32)
+    view = storage[:, :, ::2, 1::2][..., :7]  # (2, 3, 6, 7)
+    assert FORWARD[op](x, [6, 7], out=view) is view
+    assert np.array_equal(view, expected)
+    untouched = np.ones(storage.shape, bool)
+    untouched[:, :, ::2, 1:15:2] = False
+    assert np.all(storage[untouched] == 7.0)
+
+
+def test_forward_empty_problems():
+    # Bilinear: N or C of 0 is an empty result; the AA operator refuses empty tensors.
+    result = au.upsample_bilinear2d(np.zeros((0, 3, 4, 4), np.float32), [8, 6])
+    assert result.shape == (0, 3, 8, 6)
+    with pytest.raises(au.AclnnError) as raised:
+        au.upsample_bicubic2d_aa(np.zeros((1, 0, 4, 4), np.float32), [8, 6])
+    assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID
+
+
+# Each: the operator, the call's arguments, and a fragment of the library's message.
+FORWARD_ERRORS = [
+    ("bilinear", dict(x=np.ones((1, 1, 4, 4), np.float64)), "dtype"),
+    ("bicubic_aa", dict(x=np.ones((1, 1, 4, 4), np.int32)), "dtype"),
+    ("bilinear", dict(x=np.ones((4, 4), np.float32)), "self"),
+    ("bicubic_aa", dict(x=np.ones((1, 4, 4), np.float32)), "x"),
+    ("bilinear", dict(output_size=[4, 4, 1]), "outputSize"),
+    ("bicubic_aa", dict(output_size=[]), "outputSize"),
+    ("bilinear", dict(output_size=[0, 4]), "outputSize"),
+    ("bicubic_aa", dict(output_size=[-2, 4]), "outputSize"),
+    # Not allocatable: the library judges a stand-in result of that shape.
+    ("bilinear", dict(output_size=[1 << 21, 2]), "outputSize"),
+    ("bilinear", dict(x=np.ones((1 << 10, 1 << 10, 1, 1), np.float32),
+                      output_size=[1 << 10, 1 << 10]), "footprint"),
+    # Negative scales: refused by the forward (the V2 gradient reads them as "not given").
+    ("bilinear", dict(scales_h=-1.0), "scales"),
+    ("bicubic_aa", dict(scales_w=-2.0), "scales"),
+    ("bilinear", dict(format="nd"), "format"),
+    ("bicubic_aa", dict(format="nhwc"), "format"),
+    ("bicubic_aa", dict(output_size=[2, 204]), "upscaling"),  # 51x, beyond 50
+    ("bilinear", dict(x=np.ones((1, 1, 4, 4), np.float32)[:, :, ::-1]), "stride"),
+]
+
+
+@pytest.mark.parametrize("op,args,fragment", FORWARD_ERRORS)
+def test_forward_errors_raise_and_leave_out_alone(op, args, fragment):
+    x = args.pop("x", np.ones((1, 1, 4, 4), np.float32))
+    call = dict(output_size=[2, 3])
+    call.update(args)
+    name = {"bilinear": "aclnnUpsampleBilinear2d", "bicubic_aa": "aclnnUpsampleBicubic2dAA"}[op]
+    with pytest.raises(au.AclnnError) as raised:
+        FORWARD[op](x, **call)
+    assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID
+    assert str(raised.value).startswith(f"{name}: ")
+    assert fragment in str(raised.value)
+    if x.ndim == 4 and len(call["output_size"]) == 2 and all(
+            0 < v < 64 for v in call["output_size"]) and x.size < 64:
+        out = np.full((*x.shape[:2], *call["output_size"]), 5.0, np.float32)
+        if call.get("format") == "nhwc":
+            out = out.transpose(0, 2, 3, 1).copy()
+        with pytest.raises(au.AclnnError):
+            FORWARD[op](x, **call, out=out)
+        assert np.all(out == 5.0)
+
+
+def test_forward_out_errors():
+    x = np.ones((1, 1, 4, 4), np.float32)
+    # out aliasing x (same shape: an identity resize).
+    with pytest.raises(au.AclnnError) as raised:
+        au.upsample_bilinear2d(x, [4, 4], out=x)
+    assert raised.value.status == au.ACLNN_ERR_PARAM_INVALID
+    for bad in (np.zeros((1, 1, 2, 2), np.float16), np.zeros((1, 1, 2, 3), np.float32),
+                np.zeros((1, 2, 2, 2), np.float32)):
+        for op in FORWARD.values():
+            with pytest.raises(au.AclnnError) as raised:
+                op(x, [2, 2], out=bad)
+            assert "out" in str(raised.value)
+            assert not bad.any()
+
+
+@pytest.mark.parametrize("op", FORWARD)
+@pytest.mark.parametrize("in_hw,out_hw,align,scales", [
+    ((5, 7), (9, 4), False, (0.0, 0.0)),
+    ((6, 6), (6, 6), False, (1.5, 0.0)),  # the AA operator uses the scale of an unchanged axis
+    ((8, 5), (3, 11), True, (0.0, 0.0)),
+    ((10, 10), (25, 25), False, (2.4, 2.6)),  # bilinear: inconsistent scales, in/out
+])
+def test_forward_and_backward_are_exactly_transposed(op, in_hw, out_hw, align, scales):
+    # The dense matrices, one column per one-hot channel: the forward's (out x in) must be the
+    # exact transpose of the backward's (in x out), bit for bit, so that each is the other's
+    # gradient.
+    n_in, n_out = in_hw[0] * in_hw[1], out_hw[0] * out_hw[1]
+    x = np.eye(n_in, dtype=np.float32).reshape(1, n_in, *in_hw)
+    g = np.eye(n_out, dtype=np.float32).reshape(1, n_out, *out_hw)
+    forward = FORWARD[op](x, list(out_hw), align, *scales).reshape(n_in, n_out)
+    backward = OPS[op](g, list(out_hw), [1, n_out, *in_hw], align, *scales).reshape(n_out, n_in)
+    assert np.array_equal(forward, backward.T)
+    # And both are the reference's matrix.
+    r, m = forward_reference(op, x, out_hw, align, *scales)
+    assert_within_contract(forward, r.reshape(n_in, n_out), m.reshape(n_in, n_out))
+
+
+def test_forward_threads_are_deterministic():
+    x = random_grad((4, 8, 50, 61))
+    results = {op: [] for op in FORWARD}
+    try:
+        for threads in (1, 2, 3):
+            au.set_num_threads(threads)
+            for op, function in FORWARD.items():
+                results[op].append(function(x, [96, 128]))
+    finally:
+        au.set_num_threads(0)
+    for op, values in results.items():
+        assert all(np.array_equal(v, values[0]) for v in values), op
+
+
+def test_forward_random_arguments_raise_or_succeed_never_crash():
+    rng = np.random.default_rng(13)
+    dtypes = [np.float32, np.float16, np.float64, np.int32]
+    outcomes = {"ok": 0, "error": 0}
+    for _ in range(200):
+        ndim = int(rng.choice([4, 4, 4, 3, 0]))
+        x = rng.standard_normal(tuple(int(v) for v in rng.integers(0, 7, ndim))).astype(
+            rng.choice(dtypes))
+        if ndim == 4 and rng.random() < 0.3:
+            x = x.transpose(0, 2, 3, 1)
+        output_size = [int(v) for v in rng.integers(-1, 9, int(rng.choice([2, 2, 2, 1, 3])))]
+        kwargs = dict(align_corners=bool(rng.random() < 0.5),
+                      scales_h=float(rng.choice([0.0, -1.0, 0.5, 2.0, 1e-9, 1e9])),
+                      scales_w=float(rng.choice([0.0, 3.0, np.inf, np.nan])),
+                      format=str(rng.choice(["nchw", "nchw", "nhwc", "nd"])))
+        if ndim == 4 and rng.random() < 0.3 and all(0 <= v < 9 for v in output_size):
+            kwargs["out"] = np.full(_out_shape(x.shape, output_size), 4.0, x.dtype)
+        before = kwargs["out"].copy() if "out" in kwargs else None
+        try:
+            FORWARD[str(rng.choice(list(FORWARD)))](x, output_size, **kwargs)
+            outcomes["ok"] += 1
+        except au.AclnnError as error:
+            assert error.status in (au.ACLNN_ERR_PARAM_INVALID, au.ACLNN_ERR_PARAM_NULLPTR)
+            if before is not None:
+                assert np.array_equal(kwargs["out"], before)
+            outcomes["error"] += 1
+    assert outcomes["ok"] > 0 and outcomes["error"] > 0
+
+
+def _out_shape(shape, output_size):
+    return (*shape[:2], *output_size) if len(output_size) == 2 else shape
