@@ -350,6 +350,62 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
   }
 }
 
+// Results the last pass writes in place as whole rows (planar W first, channels-last W first with
+// dense pixels) also stream in big float32 calls, where a forward upsample, which writes four
+// times what it reads, saves most; a streamed run writes the same bits as a cached one, aligned
+// or not, at 1 and 3 threads. Planar rows stream their whole vectors when the row starts on a
+// vector (a 2x forward of 64 -> 128 does; 61 -> 122 ends in a partial vector).
+TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
+  for (const bool channels_last : {false, true}) {
+    PlaneView source, result;
+    // A forward 2x upsample: the source is the small image, the result four times its size.
+    ShapeViews(Problem{8, 16, 128, 128, 64, 64, channels_last}, &source, &result);  // 5 MiB
+    const AxisRuns up = AsGather(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
+    EXPECT_FALSE(BuildPlan(DType::kFloat32, source, result, up, up, 2, PassOrder::kWidthFirst)
+                     .schedule.stream_result);
+    ShapeViews(Problem{8, 64, 128, 128, 64, 64, channels_last}, &source, &result);  // 20 MiB
+    const Plan big = BuildPlan(DType::kFloat32, source, result, up, up, 2, PassOrder::kWidthFirst);
+    EXPECT_FALSE(big.schedule.h_pass_first);
+    EXPECT_TRUE(big.schedule.stream_result) << "channels_last " << channels_last;
+    EXPECT_FALSE(BuildPlan(DType::kBFloat16, source, result, up, up, 2, PassOrder::kWidthFirst)
+                     .schedule.stream_result);
+  }
+  std::mt19937 rng(29);
+  std::normal_distribution<float> normal;
+  for (const Problem& p :
+       {Problem{2, 3, 128, 128, 64, 64, false}, Problem{1, 2, 122, 98, 61, 49, false},
+        Problem{2, 16, 40, 36, 20, 18, true}}) {
+    PlaneView source, result;
+    ShapeViews(p, &source, &result);
+    const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{p.out_h, p.in_h, false, 0.0}));
+    const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{p.out_w, p.in_w, false, 0.0}));
+    std::vector<float> source_values(static_cast<size_t>(p.n * source.stride_n));
+    for (float& v : source_values) v = normal(rng);
+    source.data = reinterpret_cast<char*>(source_values.data());
+    const size_t result_floats = static_cast<size_t>(p.n * result.stride_n);
+    for (int threads : {1, 3}) {
+      Plan plan =
+          BuildPlan(DType::kFloat32, source, result, ax_h, ax_w, threads, PassOrder::kWidthFirst);
+      ASSERT_FALSE(plan.schedule.h_pass_first);
+      std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
+      for (size_t misalign : {0, 1}) {
+        std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
+        float* streamed = storage.data() +
+                          (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 +
+                          misalign;
+        plan.schedule.stream_result = false;
+        plan.problem.result.data = reinterpret_cast<char*>(cached.data());
+        Execute(plan, workspace.data());
+        plan.schedule.stream_result = true;
+        plan.problem.result.data = reinterpret_cast<char*>(streamed);
+        Execute(plan, workspace.data());
+        ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
+            << "c " << p.c << " threads " << threads << " misalign " << misalign;
+      }
+    }
+  }
+}
+
 // The pool runs every task exactly once, whatever the thread count and however its claims of
 // consecutive tasks fall, and hands each participant a slot below the thread count.
 TEST(ThreadPool, EveryTaskRunsOnceInASlotBelowTheThreadCount) {

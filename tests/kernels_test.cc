@@ -652,6 +652,33 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   }
 }
 
+// CombineRows with streamed stores gives the cached stores' bits: whole vectors of an aligned row
+// stream, a misaligned row and a row's partial last vector are stored normally.
+TEST_P(KernelsOnEveryTarget, StreamedCombineRowsMatchesCached) {
+  const std::vector<float> weights = {0.25f, -1.5f, 0.75f};
+  for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+    const auto n = static_cast<size_t>(length);
+    const ptrdiff_t src_stride = length + 3;
+    const std::vector<float> src = Random(3 * src_stride, 31);
+    std::vector<float> expected(n);
+    kernels::CombineRows(expected.data(), n, src.data(), src_stride, weights.data(), 3);
+    for (size_t misalign : {0, 1}) {
+      // 64-byte aligned storage, so `misalign` alone decides the row's alignment.
+      std::vector<float> storage(n + 16 + misalign + 1, 777.0f);
+      float* dst = storage.data() +
+                   (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
+      kernels::CombineRows(dst, n, src.data(), src_stride, weights.data(), 3,
+                           kernels::ResultStores::kStreamed);
+      kernels::FlushStreamedStores();
+      for (size_t j = 0; j < n; ++j) {
+        ASSERT_EQ(FloatBits(dst[j]), FloatBits(expected[j]))
+            << "column " << j << " of " << n << " misalign " << misalign;
+      }
+      ASSERT_EQ(dst[n], 777.0f) << "wrote past the row";
+    }
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, SixteenBitConversionsMatchScalarReference) {
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
     std::vector<uint16_t> all(65536);

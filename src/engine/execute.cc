@@ -92,17 +92,23 @@ class PlanarTask {
         scratch_(SlotScratch(schedule_, workspace, slot)),
         gather_(WidthGather(plan)),
         source_direct_(schedule_.source_rows_float_in_place),
-        result_direct_(schedule_.result_rows_float_in_place) {}
+        result_direct_(schedule_.result_rows_float_in_place),
+        stores_(schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached) {}
 
   void Run() {
     switch (schedule_.planar_path) {
       case PlanarPath::kHeightFirst:
-        return RunHFirst();
+        RunHFirst();
+        break;
       case PlanarPath::kWidthOnly:
-        return RunWOnly();
+        RunWOnly();
+        break;
       case PlanarPath::kWidthFirst:
-        return RunWFirst();
+        RunWFirst();
+        break;
     }
+    // Streamed result stores are ordered before the pool hands the task's end to the caller.
+    if (schedule_.stream_result) kernels::FlushStreamedStores();
   }
 
  private:
@@ -193,7 +199,8 @@ class PlanarTask {
       float* dst = result_direct_ ? reinterpret_cast<float*>(ResultRow(hi))
                                   : scratch_.result.Span(0, result_w_);
       CombineRows(dst, result_w_, tile + RunRowOffset(ax_h, hi, row0) * stride, stride,
-                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi));
+                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
+                  result_direct_ ? stores_ : ResultStores::kCached);
       if (!result_direct_) StoreResultRow(hi, dst);
     }
   }
@@ -251,6 +258,7 @@ class PlanarTask {
   const Scratch scratch_;
   const GatherAxis gather_;
   const bool source_direct_, result_direct_;
+  const ResultStores stores_;  // how result rows written in place are stored
 };
 
 // Channels contiguous in both tensors: both passes combine whole C-vectors. Scratch rows hold
@@ -289,6 +297,9 @@ class ChannelsLastTask {
   }
 
  private:
+  ResultStores Stores() const {
+    return schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached;
+  }
   char* SourcePixel(int64_t ho, int64_t wo) const {
     return At(problem_.source, elem_, n_, c0_, ho, wo);
   }
@@ -341,7 +352,8 @@ class ChannelsLastTask {
       float* dst =
           direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result.Span(0, tile_row);
       CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
-                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi));
+                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
+                  direct ? Stores() : ResultStores::kCached);
       if (!direct) StoreResultRow(hi, dst);
     }
   }
@@ -405,8 +417,7 @@ class ChannelsLastTask {
   void WPassRow(int64_t hi, const float* row) const {
     if (f32_) {
       GatherPixels(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
-                   problem_.result.stride_w,
-                   schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached);
+                   problem_.result.stride_w, Stores());
     } else {
       float* const converted = scratch_.result.Span(0, result_w_ * width_);
       GatherPixels(gather_, width_, row, width_, converted, width_);

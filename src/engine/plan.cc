@@ -199,11 +199,20 @@ bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& sch
 }
 
 // Streaming stores skip reading each result line before writing it, which pays only on calls
-// too large for the result to be found in cache afterwards (kStreamedResultMinTraffic), and the
-// kernel that has them writes float32 results only.
-bool ShouldStreamResult(const ResampleProblem& problem) {
-  return problem.dtype == DType::kFloat32 &&
-         TrafficBytes(problem.source, problem.result, problem.dtype) > kStreamedResultMinTraffic;
+// too large for the result to be found in cache afterwards (kStreamedResultMinTraffic). The
+// kernels that have them write float32 results straight into the tensor: the channels-last W
+// pass (H first), and the H pass writing whole result rows in place (channels-last W first with
+// dense pixels, planar W first). A forward upsample writes four times what it reads, so there
+// they save most.
+bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  if (problem.dtype != DType::kFloat32 ||
+      TrafficBytes(problem.source, problem.result, problem.dtype) <= kStreamedResultMinTraffic) {
+    return false;
+  }
+  if (schedule.layout == Layout::kChannelsLast) {
+    return schedule.h_pass_first || schedule.result_pixels_dense;
+  }
+  return schedule.planar_path == PlanarPath::kWidthFirst && schedule.result_rows_float_in_place;
 }
 
 // The units tasks are cut from are independent of each other: planes, or image x channel block
@@ -351,8 +360,8 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   ChooseInPlaceRows(p, &schedule);
   if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) {
     schedule.pair_h_rows = ShouldPairHeightRows(p, schedule);
-    schedule.stream_result = ShouldStreamResult(p);
   }
+  schedule.stream_result = ShouldStreamResult(p, schedule);
   const int64_t units = CountUnits(p, schedule);
   schedule.bands = PlanBands(p, schedule, units, num_threads);
   schedule.scratch = SizeScratch(p, schedule);

@@ -94,8 +94,9 @@ struct CpuSchedule {
   int64_t channel_block = 1;   // channels-last: channels per task
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
-  // float32 results written by the channels-last W pass bypass the caches (kernels.h,
-  // ResultStores): set where the call moves more than kStreamedResultMinTraffic.
+  // float32 results written straight into the tensor by the last pass bypass the caches
+  // (kernels.h, ResultStores): set where the call moves more than kStreamedResultMinTraffic and
+  // the last pass writes result rows in place (plan.cc, ShouldStreamResult).
   bool stream_result = false;
   int64_t num_tasks = 0;  // planes (or image x channel block) x bands
   int num_slots = 1;      // worker slots, each with its own scratch

@@ -15,7 +15,15 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
-                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                     ResultStores stores) {
+  const hn::ScalableTag<float> d;
+  // Streamed stores need every vector aligned; the row's partial last vector is stored normally.
+  if (stores == ResultStores::kStreamed &&
+      reinterpret_cast<uintptr_t>(dst) % (hn::Lanes(d) * sizeof(float)) == 0) {
+    Combine<DType::kFloat32>(StreamingSink{dst}, n, src, src_stride, weights, count);
+    return;
+  }
   CombineInto<DType::kFloat32>(dst, n, src, src_stride, weights, count);
 }
 
@@ -62,8 +70,8 @@ HWY_EXPORT(CombineRowsFromImpl);
 HWY_EXPORT(CombineRowPairFromImpl);
 
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
-                 size_t count) {
-  HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count);
+                 size_t count, ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count, stores);
 }
 
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,

@@ -21,10 +21,17 @@
 namespace aclnn_upsample {
 namespace kernels {
 
+// How a kernel writes its result. kStreamed asks for non-temporal stores, for results too big
+// to be read back from cache: they skip the read-for-ownership of every line written. A kernel
+// streams only where every vector it stores is aligned and whole, and stores normally
+// otherwise; the values are the same either way. After streamed stores, and before the result
+// is handed to another thread, call FlushStreamedStores.
+enum class ResultStores { kCached, kStreamed };
+
 // dst[j] = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in k order.
-// count == 0 writes zeros.
+// count == 0 writes zeros. kStreamed streams the whole vectors when dst is aligned to one.
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
-                 size_t count);
+                 size_t count, ResultStores stores = ResultStores::kCached);
 
 // CombineRows over source rows of `dtype` (src_stride in elements), converted exactly in
 // registers; the same bits as converting the rows to float first and calling CombineRows.
@@ -121,13 +128,6 @@ void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end
                            const void* src, ptrdiff_t src_stride, int64_t src_row0,
                            const GatherAxis& axis, float* scratch, float* dst,
                            ptrdiff_t dst_stride);
-
-// How a kernel writes its result. kStreamed asks for non-temporal stores, for results too big
-// to be read back from cache: they skip the read-for-ownership of every line written. A kernel
-// streams only where every vector it stores is aligned and whole, and stores normally
-// otherwise; the values are the same either way. After streamed stores, and before the result
-// is handed to another thread, call FlushStreamedStores.
-enum class ResultStores { kCached, kStreamed };
 
 // The W pass of a channels-last row (gather_pixels.cc): pixel i of dst (channels floats at dst +
 // i * dst_pixel_stride) = sum_k weights[weight_offset[i] + k] * pixel first[i] + k of src, whole
