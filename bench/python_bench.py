@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""Times the Python package: the standard suite through its functions and through PyTorch's
-own ops routed by aclnn_upsample.torch.enable(), against PyTorch's kernels and the C API, and a
-small decoder training step with and without enable().
+"""Times the Python package: the standard suite (backward and forward rows) through its
+functions and through PyTorch's own ops routed by aclnn_upsample.torch.enable(), against
+PyTorch's kernels and the C API, and a small decoder training step on PyTorch's kernels, with
+enable(), and on the package's custom forward ops.
 
 Everything runs in one process, interleaved (C, Python, routed, PyTorch, then again) so that a
 burst of other work on the machine hits all alike; medians are reported. The C API is called
 through ctypes on libaclnn_upsample.so with a repeatable executor (phase 2 only), exactly as
-bench/compare_torch.py does; the Python package links its own private copy of the library.
+bench/compare_torch.py does; the Python package links its own private copy of the library. The
+suite is what `upsample-grad bench --list-cases --json` lists (tools/upsample_grad/bench_suite.h).
 
     python3 bench/python_bench.py --lib build/src/libaclnn_upsample.so --threads 2
 
-Requires the package installed (pip install ./python) and torch. OMP_WAIT_POLICY is left as the
-user has it: PyTorch's OpenMP workers spinning after each op is the situation to measure.
+Requires the package installed (pip install ./python), torch, and the upsample-grad tool (beside
+--lib's build or install, or --tool). OMP_WAIT_POLICY is left as the user has it: PyTorch's
+OpenMP workers spinning after each op is the situation to measure.
 """
 
 import argparse
@@ -41,16 +44,31 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+def package_function(au, case):
+    """The package's function for a suite case, called as (source, out)."""
+    output_size, align = list(case["out_hw"]), case["align_corners"]
+    if case["forward"]:
+        function = {"bilinear": au.upsample_bilinear2d,
+                    "bicubic_aa": au.upsample_bicubic2d_aa}[case["op"]]
+        return lambda source, out: function(source, output_size, align, out=out)
+    function = {"bilinear": au.upsample_bilinear2d_backward_v2,
+                "bicubic_aa": au.upsample_bicubic2d_aa_grad}[case["op"]]
+    input_size = [case["n"], case["c"], *case["in_hw"]]
+    return lambda source, out: function(source, output_size, input_size, align, out=out)
+
+
 def suite(args, torch, au, aut):
-    cases = compare_torch.parse_suite(compare_torch.SUITE_HEADER)
+    lib_path = Path(args.lib) if args.lib else None
+    cases = compare_torch.read_suite(compare_torch.find_tool(
+        args.tool, lib_path or compare_torch.REPO / "build" / "src" / "lib", "/usr/local"))
     if args.cases:
         wanted = {int(x) for x in args.cases.split(",")}
         cases = [c for c in cases if c["id"] in wanted]
     api = stream = None
-    if args.lib:
+    if lib_path:
         import ctypes
 
-        api = compare_torch.Library(Path(args.lib))
+        api = compare_torch.Library(lib_path)
         api.lib.aclInit(None)
         api.check(api.lib.aclrtSetDevice(0), "aclrtSetDevice")
         stream = ctypes.c_void_p()
@@ -62,39 +80,38 @@ def suite(args, torch, au, aut):
     print("| case | C API | Python fn | routed | torch | routed speedup | C speedup | "
           "routed/C speedup |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    routed_speedups, c_speedups = [], []
+    routed_speedups = {False: [], True: []}  # by direction: forward?
+    c_speedups = {False: [], True: []}
     for case in cases:
         n, c = case["n"], case["c"]
         fmt = torch.channels_last if case["channels_last"] else torch.contiguous_format
         gen = torch.Generator().manual_seed(case["id"])
-        grad = (torch.rand((n, c, *case["out_hw"]), generator=gen) * 2 - 1).to(
+        # A forward row reads the input size and writes the output size; a backward row the
+        # other way round.
+        source_hw, result_hw = ((case["in_hw"], case["out_hw"]) if case["forward"]
+                                else (case["out_hw"], case["in_hw"]))
+        source = (torch.rand((n, c, *source_hw), generator=gen) * 2 - 1).to(
             dtypes[case["dtype"]]).contiguous(memory_format=fmt)
-        out = torch.empty((n, c, *case["in_hw"]), dtype=grad.dtype, memory_format=fmt)
+        out = torch.empty((n, c, *result_hw), dtype=source.dtype, memory_format=fmt)
         c_out = torch.empty_like(out)
-        input_size, output_size = [n, c, *case["in_hw"]], list(case["out_hw"])
-        align = case["align_corners"]
-        if case["op"] == "bilinear":
-            aten = torch.ops.aten.upsample_bilinear2d_backward.default
-            function = au.upsample_bilinear2d_backward_v2
-        else:
-            aten = torch.ops.aten._upsample_bicubic2d_aa_backward.default
-            function = au.upsample_bicubic2d_aa_grad
-        torch_grad = grad
+        aten = compare_torch.TORCH_KERNELS[(case["op"], case["forward"])](torch, case)
+        function = package_function(au, case)
+        torch_source = source
         try:
-            aten(grad, output_size, input_size, align, None, None)
-        except (RuntimeError, NotImplementedError):  # PyTorch has no 16-bit AA backward
-            torch_grad = grad.float().contiguous(memory_format=fmt)
+            aten(source)
+        except (RuntimeError, NotImplementedError):  # PyTorch has no 16-bit AA kernels
+            torch_source = source.float().contiguous(memory_format=fmt)
 
         def python_fn():
-            function(grad, output_size, input_size, align, out=out)
+            function(source, out)
 
         def routed():
-            aten(grad, output_size, input_size, align, None, None)
+            aten(source)
 
         def pytorch():
-            aten(torch_grad, output_size, input_size, align, None, None)
+            aten(torch_source)
 
-        call = compare_torch.LibraryCall(api, case, grad, c_out, stream) if api else None
+        call = compare_torch.LibraryCall(api, case, source, c_out, stream) if api else None
         times = {"c": [], "py": [], "routed": [], "torch": []}
         try:
             for rep in range(args.warmup + args.reps):
@@ -113,55 +130,74 @@ def suite(args, torch, au, aut):
                 call.close()
         ms = {key: median_ms(v) if v else float("nan") for key, v in times.items()}
         routed_speedup = ms["torch"] / ms["routed"]
-        routed_speedups.append(routed_speedup)
+        routed_speedups[case["forward"]].append(routed_speedup)
         c_speedup = ms["torch"] / ms["c"] if call else float("nan")
         if call:
-            c_speedups.append(c_speedup)
+            c_speedups[case["forward"]].append(c_speedup)
         print(f"| {compare_torch.case_name(case)} | {ms['c']:.3f} | {ms['py']:.3f} | "
               f"{ms['routed']:.3f} | {ms['torch']:.3f} | {routed_speedup:.2f}x | "
               f"{c_speedup:.2f}x | {routed_speedup / c_speedup:.2f} |", flush=True)
-    line = ("\nGeometric-mean speedup over PyTorch through enable(): "
-            f"{geomean(routed_speedups):.2f}x")
-    if c_speedups:
-        line += (f"; through the C API: {geomean(c_speedups):.2f}x; ratio "
-                 f"{geomean(routed_speedups) / geomean(c_speedups):.2f}")
-    print(line)
+    for forward, direction in ((False, "backward"), (True, "forward")):
+        if not routed_speedups[forward]:
+            continue
+        routed = geomean(routed_speedups[forward])
+        line = (f"\nGeometric-mean speedup over PyTorch, {direction} rows, through enable(): "
+                f"{routed:.2f}x")
+        if c_speedups[forward]:
+            direct = geomean(c_speedups[forward])
+            line += f"; through the C API: {direct:.2f}x; ratio {routed / direct:.2f}"
+        print(line)
 
 
 def overhead(args, torch, np, au, aut):
     """Per-call cost of each path on a problem so small that the work is negligible."""
-    print("\n## Per-call overhead (1x1 4x4 -> 2x2 bilinear), median us over 2000 calls")
-    grad_np = np.ones((1, 1, 4, 4), np.float32)
-    out_np = np.empty((1, 1, 2, 2), np.float32)
-    grad_t = torch.ones(1, 1, 4, 4)
-    out_t = torch.empty(1, 1, 2, 2)
-    aten = torch.ops.aten.upsample_bilinear2d_backward.default
-    paths = {
-        "numpy, out= given": lambda: au.upsample_bilinear2d_backward_v2(
-            grad_np, [4, 4], [1, 1, 2, 2], out=out_np),
-        "numpy, new result": lambda: au.upsample_bilinear2d_backward_v2(
-            grad_np, [4, 4], [1, 1, 2, 2]),
-        "torch, out= given": lambda: au.upsample_bilinear2d_backward_v2(
-            grad_t, [4, 4], [1, 1, 2, 2], out=out_t),
-        "torch, new result": lambda: au.upsample_bilinear2d_backward_v2(
-            grad_t, [4, 4], [1, 1, 2, 2]),
-        "custom op": lambda: torch.ops.aclnn_upsample.upsample_bilinear2d_backward_v2(
-            grad_t, [4, 4], [1, 1, 2, 2]),
-        "aten op, PyTorch's kernel": lambda: aten(grad_t, [4, 4], [1, 1, 2, 2], False, None,
-                                                  None),
+    print("\n## Per-call overhead (1x1 bilinear, 4x4 -> 2x2 backward, 2x2 -> 4x4 forward), "
+          "median us over 2000 calls")
+    small, large = (1, 1, 2, 2), (1, 1, 4, 4)
+    # (source shape, result shape, package function, custom op, aten op) and the call of each on
+    # (source, out=None or result).
+    directions = {
+        "backward": (large, small, au.upsample_bilinear2d_backward_v2,
+                     torch.ops.aclnn_upsample.upsample_bilinear2d_backward_v2,
+                     torch.ops.aten.upsample_bilinear2d_backward.default,
+                     lambda f, source, **out: f(source, [4, 4], [1, 1, 2, 2], **out),
+                     lambda f, source: f(source, [4, 4], [1, 1, 2, 2], False, None, None)),
+        "forward": (small, large, au.upsample_bilinear2d,
+                    torch.ops.aclnn_upsample.upsample_bilinear2d,
+                    torch.ops.aten.upsample_bilinear2d.default,
+                    lambda f, source, **out: f(source, [4, 4], **out),
+                    lambda f, source: f(source, [4, 4], False, None, None)),
     }
-    print("| path | us per call |")
-    print("|---|---:|")
-    for name, function in paths.items():
-        for _ in range(200):
-            function()
-        print(f"| {name} | {median_ms([timed(function) for _ in range(2000)]) * 1e3:.1f} |")
-    with aut.enabled(torch_threads=args.torch_threads == "on"):
-        function = lambda: aten(grad_t, [4, 4], [1, 1, 2, 2], False, None, None)  # noqa: E731
-        for _ in range(200):
-            function()
-        print(f"| aten op, routed by enable() | "
-              f"{median_ms([timed(function) for _ in range(2000)]) * 1e3:.1f} |")
+    print("| path | backward us | forward us |")
+    print("|---|---:|---:|")
+    rows = {}
+    for direction, (source_shape, result_shape, function, custom, aten, call,
+                    aten_call) in directions.items():
+        source_np, out_np = np.ones(source_shape, np.float32), np.empty(result_shape, np.float32)
+        source_t, out_t = torch.ones(source_shape), torch.empty(result_shape)
+        paths = {
+            "numpy, out= given": lambda: call(function, source_np, out=out_np),
+            "numpy, new result": lambda: call(function, source_np),
+            "torch, out= given": lambda: call(function, source_t, out=out_t),
+            "torch, new result": lambda: call(function, source_t),
+            "custom op": lambda: call(custom, source_t),
+            "aten op, PyTorch's kernel": lambda: aten_call(aten, source_t),
+            "aten op, routed by enable()": lambda: aten_call(aten, source_t),
+        }
+        for name, function_ in paths.items():
+            routed = name.endswith("enable()")
+            if routed:
+                aut.enable(torch_threads=args.torch_threads == "on")
+            try:
+                for _ in range(200):
+                    function_()
+                rows.setdefault(name, {})[direction] = median_ms(
+                    [timed(function_) for _ in range(2000)]) * 1e3
+            finally:
+                if routed:
+                    aut.disable()
+    for name, values in rows.items():
+        print(f"| {name} | {values['backward']:.1f} | {values['forward']:.1f} |")
 
 
 def interleaved(args, torch, au, aut):
@@ -200,7 +236,9 @@ def interleaved(args, torch, au, aut):
 
 def training_step(args, torch, aut):
     """An FPN/UNet-style decoder head: lateral 1x1 convolutions, 2x bilinear upsamplings, an
-    antialiased bicubic resize of the output, forward and backward."""
+    antialiased bicubic resize of the output, forward and backward; on PyTorch's kernels, with
+    enable() (both directions routed), and on the package's custom forward ops (whose gradients
+    are the library's backward ops)."""
     import torch.nn as nn
     import torch.nn.functional as F
 
@@ -213,40 +251,52 @@ def training_step(args, torch, aut):
     feats = [torch.randn(batch, cin, side, side)
              for cin, side in ((256, 8), (128, 16), (64, 32), (32, 64))]
     target = torch.randn(batch, classes, 96, 96)
+    custom = torch.ops.aclnn_upsample
 
-    def step():
+    def upsample_2x(y, custom_ops):
+        if custom_ops:
+            return custom.upsample_bilinear2d(y, [2 * v for v in y.shape[2:]], False, 2.0, 2.0)
+        return F.interpolate(y, scale_factor=2, mode="bilinear")
+
+    def resize_aa(y, custom_ops):
+        if custom_ops:
+            return custom.upsample_bicubic2d_aa(y, [96, 96])
+        return F.interpolate(y, size=(96, 96), mode="bicubic", antialias=True)
+
+    def step(custom_ops):
         optimizer.zero_grad(set_to_none=True)
         y = laterals[0](feats[0])
         for lateral, feat in zip(laterals[1:], feats[1:]):
-            y = F.interpolate(y, scale_factor=2, mode="bilinear") + lateral(feat)
-        y = F.interpolate(y, scale_factor=2, mode="bilinear")  # 128x128
-        y = F.interpolate(head(y), size=(96, 96), mode="bicubic", antialias=True)
-        loss = F.mse_loss(y, target)
+            y = upsample_2x(y, custom_ops) + lateral(feat)
+        y = upsample_2x(y, custom_ops)  # 128x128
+        loss = F.mse_loss(resize_aa(head(y), custom_ops), target)
         loss.backward()
         optimizer.step()
 
-    times = {"PyTorch": [], "enable()": []}
+    times = {"PyTorch": [], "enable()": [], "custom ops": []}
     for rep in range(args.warmup + args.reps):
         for mode in times:
             if mode == "enable()":
                 aut.enable(torch_threads=args.torch_threads == "on")
             try:
-                seconds = timed(step)
+                seconds = timed(lambda: step(mode == "custom ops"))
             finally:
                 aut.disable()
             if rep >= args.warmup:
                 times[mode].append(seconds)
     print(f"\n## Decoder training step (batch {batch}, {args.threads} threads), median ms")
-    print("| kernels | step ms |")
-    print("|---|---:|")
+    print("| kernels | step ms | speedup |")
+    print("|---|---:|---:|")
     for mode, values in times.items():
-        print(f"| {mode} | {median_ms(values):.2f} |")
-    print(f"Speedup of the step: {median_ms(times['PyTorch']) / median_ms(times['enable()']):.2f}x")
+        print(f"| {mode} | {median_ms(values):.2f} | "
+              f"{median_ms(times['PyTorch']) / median_ms(values):.2f}x |")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lib", help="libaclnn_upsample.so for the C API column (optional)")
+    parser.add_argument("--tool", help="upsample-grad, which lists the suite (default: beside "
+                        "--lib's library, then build/tools/, /usr/local and PATH)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cases", help="comma-separated suite case ids (default: all)")
     parser.add_argument("--warmup", type=int, default=3)
