@@ -43,22 +43,6 @@ TEST(AdjointPairs, EveryRowHasItsAdjoint) {
   EXPECT_EQ(aclnn_upsample_adjoint_operator(nullptr), nullptr);
 }
 
-Case MakeCase(reference::Op op, int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w,
-              bool align, double scales_h, double scales_w, int64_t n, int64_t c) {
-  Case made;
-  made.op = op;
-  made.n = n;
-  made.c = c;
-  made.in_h = in_h;
-  made.in_w = in_w;
-  made.out_h = out_h;
-  made.out_w = out_w;
-  made.align_corners = align;
-  made.scales_h = scales_h;
-  made.scales_w = scales_w;
-  return made;
-}
-
 double Dot(const std::vector<double>& a, const std::vector<double>& b) {
   double sum = 0;
   for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
@@ -146,8 +130,8 @@ TEST(AdjointIdentity, RandomTensorsAllShapesBothAlignments) {
       uint32_t seed = 1;
       for (const Shape& s : kShapes) {
         ExpectIdentity(*forward, *backward,
-                       MakeCase(mode, s.in_h, s.in_w, s.out_h, s.out_w, align, s.scales_h,
-                                s.scales_w, s.n, s.c),
+                       reference::MakeResizeCase(mode, s.in_h, s.in_w, s.out_h, s.out_w, align,
+                                                 s.scales_h, s.scales_w, s.n, s.c),
                        RunOptions{}, ++seed);
       }
     }
@@ -178,9 +162,11 @@ TEST(AdjointIdentity, DTypesAndLayouts) {
           options.dtype = dtype;
           options.format = format;
           options.storage = storage;
-          ExpectIdentity(*forward, *backward, MakeCase(mode, 7, 10, 13, 5, align, 0, 0, 2, 9),
-                         options, 3);
-          ExpectIdentity(*forward, *backward, MakeCase(mode, 12, 6, 6, 19, align, 0.5, 3.2, 1, 16),
+          ExpectIdentity(*forward, *backward,
+                         reference::MakeResizeCase(mode, 7, 10, 13, 5, align, 0, 0, 2, 9), options,
+                         3);
+          ExpectIdentity(*forward, *backward,
+                         reference::MakeResizeCase(mode, 12, 6, 6, 19, align, 0.5, 3.2, 1, 16),
                          options, 4);
         }
       }
@@ -193,7 +179,7 @@ TEST(AdjointIdentity, DTypesAndLayouts) {
 TEST(AdjointIdentity, MismatchedPairingIsDetected) {
   for (const auto& [forward, backward] : Pairs()) {
     const reference::Op mode = support::ModeOf(*forward);
-    const Case c = MakeCase(mode, 9, 7, 15, 12, false, 0, 0, 1, 2);
+    const Case c = reference::MakeResizeCase(mode, 9, 7, 15, 12, false, 0, 0, 1, 2);
     Case other = c;
     other.align_corners = true;
     const std::vector<double> x0 = support::RandomValues(c.result_elements(), 9);
@@ -221,8 +207,8 @@ std::vector<double> ReadMatrix(const aclnn_upsample_operator& op, reference::Op 
                                int64_t out, bool align, double scale, bool on_h) {
   const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
   const int64_t planes = forward ? in : out, length = forward ? in : out;
-  const Case c = on_h ? MakeCase(mode, in, 1, out, 1, align, scale, 0, 1, planes)
-                      : MakeCase(mode, 1, in, 1, out, align, 0, scale, 1, planes);
+  const Case c = on_h ? reference::MakeResizeCase(mode, in, 1, out, 1, align, scale, 0, 1, planes)
+                      : reference::MakeResizeCase(mode, 1, in, 1, out, align, 0, scale, 1, planes);
   std::vector<double> units(planes * length, 0.0);
   for (int64_t k = 0; k < planes; ++k) units[k * length + k] = 1.0;
   const support::RunOutput run = support::RunOperator(op, c, units, RunOptions{});

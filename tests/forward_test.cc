@@ -30,18 +30,8 @@ std::vector<const aclnn_upsample_operator*> ForwardRows() {
 Case MakeCase(const aclnn_upsample_operator& op, int64_t in_h, int64_t in_w, int64_t out_h,
               int64_t out_w, bool align, double scales_h = 0, double scales_w = 0, int64_t n = 1,
               int64_t c = 1) {
-  Case made;
-  made.op = support::ModeOf(op);
-  made.n = n;
-  made.c = c;
-  made.in_h = in_h;
-  made.in_w = in_w;
-  made.out_h = out_h;
-  made.out_w = out_w;
-  made.align_corners = align;
-  made.scales_h = scales_h;
-  made.scales_w = scales_w;
-  return made;
+  return reference::MakeResizeCase(support::ModeOf(op), in_h, in_w, out_h, out_w, align, scales_h,
+                                   scales_w, n, c);
 }
 
 std::string Describe(const aclnn_upsample_operator& op, const Case& c, const RunOptions& options) {
@@ -64,14 +54,8 @@ bool WithinUpscaleLimit(const aclnn_upsample_operator& op, const Case& c) {
 void CheckForward(const aclnn_upsample_operator& op, const Case& c, const RunOptions& options,
                   uint32_t seed = 1) {
   const std::string label = Describe(op, c, options);
-  const std::vector<double> x = support::RandomValues(c.result_elements(), seed);
-  std::vector<double> seen;
-  const support::RunOutput run = support::RunOperator(op, c, x, options, &seen);
-  ASSERT_EQ(run.status, ACLNN_SUCCESS) << label << ": " << run.message;
-  std::vector<double> expected, magnitude;
-  reference::Forward(c, seen, &expected, &magnitude);
-  EXPECT_EQ(CountOutOfTolerance(options.dtype, run.values, expected, magnitude, label), 0);
-  EXPECT_TRUE(run.outside_view_untouched) << label;
+  const support::RunOutput run = support::ExpectMatchesReference(
+      op, c, support::RandomValues(c.result_elements(), seed), options, label);
   const auto non_finite = std::count_if(run.values.begin(), run.values.end(),
                                         [](double v) { return !std::isfinite(v); });
   EXPECT_EQ(non_finite, 0) << label << ": finite input gave non-finite results";
@@ -303,20 +287,15 @@ TEST(ForwardNonFinite, PropagatesAlongTapsOnly) {
               options.dtype = dtype;
               options.format = format;
               options.storage = storage_and_channels.first;
-              std::vector<double> seen;
-              const support::RunOutput run = support::RunOperator(*op, c, x, options, &seen);
-              SCOPED_TRACE(Describe(*op, c, options) + " poison " +
-                           std::to_string(poison[0].value) + " at " + std::to_string(poison[0].h) +
-                           "," + std::to_string(poison[0].w));
-              ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
-              std::vector<double> expected, magnitude;
-              reference::Forward(c, seen, &expected, &magnitude);
+              const std::string label =
+                  Describe(*op, c, options) + " poison " + std::to_string(poison[0].value) +
+                  " at " + std::to_string(poison[0].h) + "," + std::to_string(poison[0].w);
+              std::vector<double> expected;
+              support::ExpectMatchesReference(*op, c, x, options, label, &expected);
               const auto non_finite = std::count_if(expected.begin(), expected.end(),
                                                     [](double v) { return !std::isfinite(v); });
-              ASSERT_GT(non_finite, 0) << "the poison reached nothing";
-              ASSERT_LT(non_finite, static_cast<long>(expected.size()));
-              EXPECT_EQ(CountOutOfTolerance(dtype, run.values, expected, magnitude, c.Name()), 0);
-              EXPECT_TRUE(run.outside_view_untouched);
+              EXPECT_GT(non_finite, 0) << label << ": the poison reached nothing";
+              EXPECT_LT(non_finite, static_cast<long>(expected.size())) << label;
               if (HasFailure()) return;
             }
           }
@@ -380,18 +359,12 @@ TEST(ForwardDeterminism, BitwiseAcrossThreadCounts) {
     }
     for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
       for (const auto& [c, layout] : cases) {
-        const std::vector<double> x = support::RandomValues(c.result_elements(), 11);
-        std::vector<std::vector<uint8_t>> results;
-        for (int threads : {1, 2, 3, 7}) {
-          RunOptions options;
-          options.dtype = dtype;
-          options.format = layout.first;
-          options.storage = layout.second;
-          options.threads = threads;
-          const support::RunOutput run = support::RunOperator(*op, c, x, options);
-          ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
-          results.push_back(run.raw_bits);
-        }
+        RunOptions options;
+        options.dtype = dtype;
+        options.format = layout.first;
+        options.storage = layout.second;
+        const std::vector<std::vector<uint8_t>> results = support::RunAtThreadCounts(
+            *op, c, support::RandomValues(c.result_elements(), 11), options, {1, 2, 3, 7});
         for (size_t i = 1; i < results.size(); ++i) {
           EXPECT_EQ(results[0], results[i]) << op->name << " " << c.Name() << " run " << i;
         }

@@ -211,13 +211,8 @@ TEST_P(GoldenForwardTest, TorchAgreesWithTheReference) {
   }
 }
 
-std::vector<size_t> CaseIndices() {
-  std::vector<size_t> indices(Golden().cases.size());
-  for (size_t i = 0; i < indices.size(); ++i) indices[i] = i;
-  return indices;
-}
-
-INSTANTIATE_TEST_SUITE_P(Torch, GoldenForwardTest, ::testing::ValuesIn(CaseIndices()),
+INSTANTIATE_TEST_SUITE_P(Torch, GoldenForwardTest,
+                         ::testing::Range(size_t{0}, Golden().cases.size()),
                          [](const ::testing::TestParamInfo<size_t>& info) {
                            return Golden().cases[info.param].name;
                          });

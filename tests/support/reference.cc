@@ -36,6 +36,22 @@ std::string Case::Name() const {
   return name.str();
 }
 
+Case MakeResizeCase(Op op, int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w, bool align,
+                    double scales_h, double scales_w, int64_t n, int64_t c) {
+  Case made;
+  made.op = op;
+  made.n = n;
+  made.c = c;
+  made.in_h = in_h;
+  made.in_w = in_w;
+  made.out_h = out_h;
+  made.out_w = out_w;
+  made.align_corners = align;
+  made.scales_h = scales_h;
+  made.scales_w = scales_w;
+  return made;
+}
+
 double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
   if (align_corners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
   if (op == Op::kBilinear) {

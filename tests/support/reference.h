@@ -24,6 +24,11 @@ struct Case {
   std::string Name() const;
 };
 
+// A case from its sizes, alignment, scales and plane counts. (Not MakeCase: argument-dependent
+// lookup would make that name ambiguous in tests that define their own.)
+Case MakeResizeCase(Op op, int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w, bool align,
+                    double scales_h = 0, double scales_w = 0, int64_t n = 1, int64_t c = 1);
+
 // The forward 1-D matrix of one axis (rows: output index, columns: input index), and which
 // entries are taps of the formula (a tap may have weight 0 and still carries NaN).
 struct Matrix {

@@ -9,13 +9,32 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "support/half_reference.h"
 
 namespace support {
 namespace {
 
-size_t ElementSize(aclDataType dtype) { return dtype == ACL_FLOAT ? 4 : 2; }
+size_t ElementSize(aclDataType dtype) {
+  return dtype == ACL_FLOAT16 || dtype == ACL_BF16 ? 2 : dtype == ACL_DOUBLE ? 8 : 4;
+}
+
+// See Invocation: real memory backs at most this many elements of a tensor.
+constexpr int64_t kMaxBackedElements = int64_t{1} << 22;
+constexpr uint8_t kInvocationSentinel = 0xA5;
+
+std::vector<int64_t> InFormat(aclFormat format, int64_t n, int64_t c, int64_t h, int64_t w) {
+  return format == ACL_FORMAT_NHWC ? std::vector<int64_t>{n, h, w, c}
+                                   : std::vector<int64_t>{n, c, h, w};
+}
+
+aclTensor* MakeTensor(const TensorSpec& spec, void* data) {
+  const std::vector<int64_t>& storage = spec.storage.empty() ? spec.dims : spec.storage;
+  return aclCreateTensor(spec.dims.data(), spec.dims.size(), spec.dtype,
+                         spec.strides.empty() ? nullptr : spec.strides.data(), spec.offset,
+                         spec.format, storage.data(), storage.size(), data);
+}
 
 // The test's own conversions (not the library's): arithmetic for IEEE half, bit arithmetic for
 // bfloat16.
@@ -253,6 +272,42 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
   return run;
 }
 
+RunOutput ExpectMatchesReference(const aclnn_upsample_operator& op, const reference::Case& c,
+                                 const std::vector<double>& source, const RunOptions& options,
+                                 const std::string& label, std::vector<double>* expected) {
+  std::vector<double> seen, result, magnitude;
+  RunOutput run = RunOperator(op, c, source, options, &seen);
+  if (expected) expected->clear();
+  EXPECT_EQ(run.status, ACLNN_SUCCESS) << label << ": " << run.message;
+  if (run.status != ACLNN_SUCCESS) return run;
+  if (op.direction == ACLNN_UPSAMPLE_FORWARD) {
+    reference::Forward(c, seen, &result, &magnitude);
+  } else {
+    reference::Backward(c, seen, &result, &magnitude);
+  }
+  EXPECT_EQ(CountOutOfTolerance(options.dtype, run.values, result, magnitude, label), 0);
+  EXPECT_TRUE(run.outside_view_untouched) << label << ": wrote outside out's view";
+  if (expected) *expected = std::move(result);
+  return run;
+}
+
+std::vector<std::vector<uint8_t>> RunAtThreadCounts(const aclnn_upsample_operator& op,
+                                                    const reference::Case& c,
+                                                    const std::vector<double>& source,
+                                                    RunOptions options,
+                                                    const std::vector<int>& thread_counts) {
+  std::vector<std::vector<uint8_t>> results;
+  for (int threads : thread_counts) {
+    options.threads = threads;
+    RunOutput run = RunOperator(op, c, source, options);
+    EXPECT_EQ(run.status, ACLNN_SUCCESS)
+        << op.name << " " << c.Name() << " at " << threads << " threads: " << run.message;
+    results.push_back(run.status == ACLNN_SUCCESS ? std::move(run.raw_bits)
+                                                  : std::vector<uint8_t>{});
+  }
+  return results;
+}
+
 const aclnn_upsample_operator* FindOperator(reference::Op mode,
                                             aclnn_upsample_direction direction) {
   for (const aclnn_upsample_operator* op : OperatorsOf(direction)) {
@@ -313,6 +368,92 @@ int CountOutOfTolerance(aclDataType dtype, const std::vector<double>& actual,
     }
   }
   return failures;
+}
+
+int64_t TensorSpec::StorageElements() const {
+  int64_t product = 1;
+  for (int64_t d : storage.empty() ? dims : storage) product *= std::max<int64_t>(d, 0);
+  return product;
+}
+
+CallSpec ValidCall(const aclnn_upsample_operator& op, aclFormat format, int64_t n, int64_t c,
+                   int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w) {
+  const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
+  const std::vector<int64_t> image = InFormat(format, n, c, in_h, in_w);
+  const std::vector<int64_t> resized = InFormat(format, n, c, out_h, out_w);
+  CallSpec call;
+  call.source.dims = forward ? image : resized;
+  call.out.dims = forward ? resized : image;
+  call.source.format = call.out.format = format;
+  call.output_size = {out_h, out_w};
+  call.input_size = image;
+  return call;
+}
+
+Invocation::Invocation(const aclnn_upsample_operator& op, const CallSpec& call)
+    : op_(op), call_(call) {
+  const size_t source_elem = ElementSize(call.source.dtype);
+  const size_t out_elem = ElementSize(call.out.dtype);
+  int64_t out_elements = std::min(call.out.StorageElements(), kMaxBackedElements);
+  const int64_t source_elements = std::min(call.source.StorageElements(), kMaxBackedElements);
+  if (call.source_inside_out_at >= 0) {
+    out_elements = std::max(out_elements, call.source_inside_out_at + source_elements);
+  }
+  out_buffer_.assign(std::max<int64_t>(out_elements, 1) * out_elem, kInvocationSentinel);
+  int64_t source_total = source_elements;
+  if (call.out_inside_source_at >= 0) {
+    source_total = std::max(source_total, call.out_inside_source_at + out_elements);
+  }
+  // Finite values (0x3F3F... is about 0.75 as FLOAT32) so that a run that should happen can.
+  source_buffer_.assign(std::max<int64_t>(source_total, 1) * source_elem, 0x3F);
+  void* source_data = call.source_inside_out_at >= 0
+                          ? out_buffer_.data() + call.source_inside_out_at * source_elem
+                          : source_buffer_.data();
+  void* out_data = call.out_inside_source_at >= 0
+                       ? source_buffer_.data() + call.out_inside_source_at * out_elem
+                       : out_buffer_.data();
+  source_ = MakeTensor(call.source, call.source.null_data ? nullptr : source_data);
+  out_ = MakeTensor(call.out, call.out.null_data ? nullptr : out_data);
+  output_size_ = aclCreateIntArray(call.output_size.data(), call.output_size.size());
+  input_size_ = aclCreateIntArray(call.input_size.data(), call.input_size.size());
+  out_snapshot_ = out_buffer_;
+  source_snapshot_ = source_buffer_;
+}
+
+Invocation::~Invocation() {
+  // A single-use executor that phase 2 never consumed is still registered.
+  if (executor_ != nullptr && !consumed_) aclDestroyAclOpExecutor(executor_);
+  aclDestroyTensor(source_);
+  aclDestroyTensor(out_);
+  aclDestroyIntArray(output_size_);
+  aclDestroyIntArray(input_size_);
+}
+
+aclnnStatus Invocation::Phase1() {
+  const int null = call_.null_parameter;
+  const bool forward = op_.direction == ACLNN_UPSAMPLE_FORWARD;
+  return op_.get_workspace_size(null == 0 ? nullptr : source_, null == 1 ? nullptr : output_size_,
+                                forward ? nullptr : input_size_, call_.align_corners,
+                                call_.scales_h, call_.scales_w, null == 2 ? nullptr : out_,
+                                null == 3 ? nullptr : &workspace_size_,
+                                null == 4 ? nullptr : &executor_);
+}
+
+aclnnStatus Invocation::Phase2(uint64_t size, bool null_workspace,
+                               const aclnn_upsample_operator* runner) {
+  workspace_.assign(size, 0);
+  consumed_ = true;  // single-use executors are consumed whether the run succeeds or fails
+  return (runner ? runner : &op_)
+      ->run(null_workspace ? nullptr : workspace_.data(), size, executor_, nullptr);
+}
+
+bool Invocation::Untouched() const {
+  return out_buffer_ == out_snapshot_ && source_buffer_ == source_snapshot_;
+}
+
+std::string RecentMessage() {
+  const char* message = aclGetRecentErrMsg();
+  return message == nullptr ? "<null>" : message;
 }
 
 }  // namespace support

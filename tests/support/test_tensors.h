@@ -60,6 +60,24 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
                       const std::vector<double>& source, const RunOptions& options,
                       std::vector<double>* source_rounded = nullptr);
 
+// Runs the row on `source` and checks the result element by element against the reference of
+// the row's direction (reference::Forward or reference::Backward of the values the library saw)
+// within the contract's tolerance, and that nothing outside out's view was written. Returns the
+// run; *expected receives the reference's result (empty when the run failed, which fails the
+// test).
+RunOutput ExpectMatchesReference(const aclnn_upsample_operator& op, const reference::Case& c,
+                                 const std::vector<double>& source, const RunOptions& options,
+                                 const std::string& label, std::vector<double>* expected = nullptr);
+
+// The result's bytes (RunOutput::raw_bits) of one run per thread count, each with
+// ACLNN_UPSAMPLE_NUM_THREADS set for its phase-1 call; a run that fails fails the test and
+// leaves its entry empty.
+std::vector<std::vector<uint8_t>> RunAtThreadCounts(const aclnn_upsample_operator& op,
+                                                    const reference::Case& c,
+                                                    const std::vector<double>& source,
+                                                    RunOptions options,
+                                                    const std::vector<int>& thread_counts);
+
 // The table's row for a mode and direction (fails the test and returns null if there is none).
 const aclnn_upsample_operator* FindOperator(reference::Op mode, aclnn_upsample_direction direction);
 
@@ -82,6 +100,78 @@ bool WithinTolerance(aclDataType dtype, double actual, double expected, double m
 int CountOutOfTolerance(aclDataType dtype, const std::vector<double>& actual,
                         const std::vector<double>& expected, const std::vector<double>& magnitude,
                         const std::string& label);
+
+// ---------------------------------------------------------------------------------------------
+// Calls built field by field, for the error paths of any row of the operator table.
+
+// One tensor description for aclCreateTensor.
+struct TensorSpec {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;  // empty: contiguous row-major (aclCreateTensor's default)
+  int64_t offset = 0;
+  std::vector<int64_t> storage;  // empty: the product of dims
+  aclDataType dtype = ACL_FLOAT;
+  aclFormat format = ACL_FORMAT_NCHW;
+  bool null_data = false;
+
+  int64_t StorageElements() const;
+};
+
+// One phase-1 call of any row. Sizes are given in the format's axis order.
+struct CallSpec {
+  TensorSpec source, out;
+  std::vector<int64_t> output_size;
+  std::vector<int64_t> input_size;  // passed to backward rows only
+  bool align_corners = false;
+  double scales_h = 0.0, scales_w = 0.0;
+  // Which pointer parameter to pass as nullptr: 0 source, 1 outputSize, 2 out, 3 workspaceSize,
+  // 4 executor; -1 none.
+  int null_parameter = -1;
+  // >= 0: the source's data lives inside out's buffer, this many elements in (and the reverse).
+  int64_t source_inside_out_at = -1;
+  int64_t out_inside_source_at = -1;
+};
+
+// A valid call of `op` resizing (n, c, in_h, in_w) to outputSize (out_h, out_w).
+CallSpec ValidCall(const aclnn_upsample_operator& op, aclFormat format = ACL_FORMAT_NCHW,
+                   int64_t n = 1, int64_t c = 1, int64_t in_h = 2, int64_t in_w = 2,
+                   int64_t out_h = 4, int64_t out_w = 4);
+
+// Builds the tensors and buffers of a CallSpec (out filled with sentinels, the source with
+// finite values; at most 2^22 elements of each are backed by memory, larger storage is metadata
+// for checks that must fail before any data is read), runs phase 1 and phase 2 on request, and
+// tells whether either buffer changed.
+class Invocation {
+ public:
+  Invocation(const aclnn_upsample_operator& op, const CallSpec& call);
+  ~Invocation();
+  Invocation(const Invocation&) = delete;
+  Invocation& operator=(const Invocation&) = delete;
+
+  aclnnStatus Phase1();
+  // Phase 2 of `runner` (this row by default) with a workspace of `size` bytes.
+  aclnnStatus Phase2(uint64_t size, bool null_workspace = false,
+                     const aclnn_upsample_operator* runner = nullptr);
+
+  bool Untouched() const;
+  uint64_t workspace_size() const { return workspace_size_; }
+  aclOpExecutor* executor() const { return executor_; }
+
+ private:
+  const aclnn_upsample_operator& op_;
+  CallSpec call_;
+  std::vector<uint8_t> source_buffer_, out_buffer_, out_snapshot_, source_snapshot_, workspace_;
+  aclTensor* source_ = nullptr;
+  aclTensor* out_ = nullptr;
+  aclIntArray* output_size_ = nullptr;
+  aclIntArray* input_size_ = nullptr;
+  uint64_t workspace_size_ = 0;
+  aclOpExecutor* executor_ = nullptr;
+  bool consumed_ = false;
+};
+
+// aclGetRecentErrMsg() as a string ("<null>" for none).
+std::string RecentMessage();
 
 }  // namespace support
 
