@@ -560,17 +560,21 @@ def test_aa_forward_keeps_pytorchs_copy_of_an_unchanged_axis(library_calls):
     # otherwise (tests/golden/TORCH_NOTES.md); the library uses the scale, as PyTorch's backward
     # does. Routed, the forward is PyTorch's, the backward the library's.
     x = torch.randn(1, 2, 9, 9)
-    expected = FORWARD_ATEN["bicubic_aa"](x, [9, 4], False, 1.5, 0.5)
-    assert torch.equal(expected, FORWARD_ATEN["bicubic_aa"](x, [9, 4], False, None, 0.5))
+    # (align_corners, scales_h): the quirk, then scale 1 and align_corners, where that axis is an
+    # identity for both and the call is routed.
+    calls = [(False, 1.5), (False, 1.0), (True, 1.5)]
+    expected = {c: FORWARD_ATEN["bicubic_aa"](x, [9, 4], *c, 0.5) for c in calls}
+    assert torch.equal(expected[calls[0]], FORWARD_ATEN["bicubic_aa"](x, [9, 4], False, None, 0.5))
     with aut.enabled():
-        assert torch.equal(FORWARD_ATEN["bicubic_aa"](x, [9, 4], False, 1.5, 0.5), expected)
-        assert not library_calls
-        # Scale 1 (or align_corners) is an identity for both: routed.
-        FORWARD_ATEN["bicubic_aa"](x, [9, 4], False, 1.0, 0.5)
-        FORWARD_ATEN["bicubic_aa"](x, [9, 4], True, 1.5, 0.5)
-        assert library_calls == [FORWARD_ROW["bicubic_aa"]] * 2
+        routed = {c: FORWARD_ATEN["bicubic_aa"](x, [9, 4], *c, 0.5) for c in calls}
+    assert library_calls == [FORWARD_ROW["bicubic_aa"]] * 2  # not the first
+    assert torch.equal(routed[calls[0]], expected[calls[0]])
+    for c in calls[1:]:
+        m = forward_reference("bicubic_aa", x.numpy(), [9, 4], *c, 0.5)[1]
+        assert_close_to_pytorch(routed[c], expected[c], m)
+    # The library's own function uses the scale.
     ours = au.upsample_bicubic2d_aa(x, [9, 4], False, 1.5, 0.5)
-    assert not torch.allclose(ours, expected, atol=1e-3)
+    assert not torch.allclose(ours, expected[calls[0]], atol=1e-3)
     r, m = forward_reference("bicubic_aa", x.numpy(), [9, 4], False, 1.5, 0.5)
     assert_within_contract(ours.numpy(), r, m)
     # Through F.interpolate: 9 * 1.05 floors to 9, so H keeps its size with scale 1.05.
