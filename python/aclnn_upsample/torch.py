@@ -260,7 +260,8 @@ def _make_kernels(route: _Route):
 
     def problem(args):
         """(source, output_size, input_size, align_corners, scales_h, scales_w, result shape)
-        from the schema's positional arguments (the dispatcher passes all of them)."""
+        from the schema's positional arguments, of which the dispatcher leaves out trailing ones
+        at their default (the scales, None)."""
         if route.forward:
             source, output_size, align_corners, *scales = args
             input_size = list(source.shape)
