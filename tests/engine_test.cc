@@ -76,6 +76,14 @@ void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
   }
 }
 
+// Channels-last problems combine C-vectors from 8 channels up; with 2 to 4 channels and pixels
+// back to back they deinterleave rows; anything else runs plane by plane.
+Layout ExpectedLayout(const Problem& p) {
+  if (!p.channels_last) return Layout::kPlanar;
+  if (p.c >= 8) return Layout::kChannelsLast;
+  return p.c >= 2 && p.c <= 4 && p.pixel_pad == 0 ? Layout::kInterleaved : Layout::kPlanar;
+}
+
 // Runs one plan and checks every element against the naive product of the same weights.
 void RunAndCheck(const Problem& p, const AxisRuns& ax_h, const AxisRuns& ax_w, DType dtype,
                  PassOrder order, int threads, std::vector<uint8_t>* bits_out) {
@@ -108,7 +116,7 @@ void RunAndCheck(const Problem& p, const AxisRuns& ax_h, const AxisRuns& ax_w, D
     }
   }
   const Plan plan = BuildPlan(dtype, g, r, ax_h, ax_w, threads, order);
-  ASSERT_EQ(plan.schedule.layout, p.channels_last ? Layout::kChannelsLast : Layout::kPlanar);
+  ASSERT_EQ(plan.schedule.layout, ExpectedLayout(p));
   if (order != PassOrder::kCheapest &&
       !(plan.schedule.layout == Layout::kPlanar && (ax_h.identity || ax_w.identity))) {
     ASSERT_EQ(plan.schedule.h_pass_first, order == PassOrder::kHeightFirst);
@@ -169,6 +177,13 @@ TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
       {3, 1, 40, 1, 2, 70, false},
       // Pixels with padding between them: neither tensor's rows are one dense vector.
       {2, 16, 7, 9, 15, 4, true, 3},
+      // Few channels, pixels back to back: interleaved rows (C = 2, 3, 4); padded or with 5
+      // channels: planes read with a stride.
+      {2, 3, 9, 13, 20, 7, true},
+      {1, 4, 17, 5, 6, 33, true},
+      {2, 2, 7, 40, 15, 22, true},
+      {1, 3, 12, 3, 5, 21, true, 1},
+      {1, 5, 6, 11, 9, 8, true},
   };
   for (const Problem& p : problems) {
     const RandomAxis ax_h = MakeRandomAxis(p.in_h, p.out_h, 1);
@@ -181,6 +196,42 @@ TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
                      << DTypeName(dtype) << " h_first " << (order == PassOrder::kHeightFirst));
         RunAndCheck(p, ax_h.exact, ax_w.exact, dtype, order, 1, nullptr);
         if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Interleaved rows run the planar W forms on each channel's row: long enough rows take the
+// uniform (backward 2x), periodic (forward 2x) and blocked (8/7) forms, in both pass orders and
+// every dtype, forward and backward, against the naive product.
+TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
+  struct Axes {
+    int64_t small, big;
+    bool forward;
+  };
+  for (const Axes& a :
+       {Axes{40, 80, false}, Axes{40, 80, true}, Axes{56, 64, false}, Axes{37, 111, true}}) {
+    const ForwardAxis axis = BuildBilinearAxis(AxisSpec{a.small, a.big, false, 0.0});
+    const AxisRuns runs = a.forward ? AsGather(axis) : Transpose(axis);
+    const int64_t result = runs.result_size, source = runs.source_size;
+    if (!a.forward && a.big == 2 * a.small && kernels::FloatLanes() > 1) {
+      PlaneView g, r;
+      ShapeViews(Problem{1, 3, result, result, source, source, true}, &g, &r);
+      const Plan plan = BuildPlan(DType::kFloat32, g, r, runs, runs, 1);
+      EXPECT_EQ(plan.schedule.layout, Layout::kInterleaved);
+      EXPECT_EQ(plan.schedule.w_uniform.stride, 2) << "the 2x backward's uniform interior";
+    }
+    for (int64_t channels : {3, 4}) {
+      const Problem p = {2, channels, result, result, source, source, true};
+      for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+        for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+          SCOPED_TRACE(::testing::Message()
+                       << (a.forward ? "forward " : "backward ") << a.small << "<->" << a.big
+                       << " C " << channels << " " << DTypeName(dtype) << " h_first "
+                       << (order == PassOrder::kHeightFirst));
+          RunAndCheck(p, runs, runs, dtype, order, 2, nullptr);
+          if (HasFatalFailure()) return;
+        }
       }
     }
   }

@@ -679,6 +679,38 @@ TEST_P(KernelsOnEveryTarget, StreamedCombineRowsMatchesCached) {
   }
 }
 
+// Deinterleave puts channel c of pixel i at row c, column i, and Interleave puts it back, for
+// every channel count the interleaved layout takes and pixel counts around the vector length
+// (whole vectors and the scalar tail), without writing past either end.
+TEST_P(KernelsOnEveryTarget, InterleaveAndDeinterleaveMoveEveryChannel) {
+  for (size_t channels = kernels::kMinInterleavedChannels;
+       channels <= kernels::kMaxInterleavedChannels; ++channels) {
+    for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+      const auto pixels = static_cast<size_t>(length);
+      const std::vector<float> pixel_row = Random(pixels * channels, 41 + channels);
+      const size_t row_stride = pixels + 3;
+      std::vector<float> planar(channels * row_stride + 1, 777.0f);
+      kernels::Deinterleave(pixel_row.data(), pixels, channels, planar.data(), row_stride);
+      for (size_t c = 0; c < channels; ++c) {
+        for (size_t i = 0; i < pixels; ++i) {
+          ASSERT_EQ(FloatBits(planar[c * row_stride + i]), FloatBits(pixel_row[i * channels + c]))
+              << "C " << channels << " pixels " << pixels << " channel " << c << " pixel " << i;
+        }
+        for (size_t gap = pixels; gap < row_stride; ++gap) {
+          ASSERT_EQ(planar[c * row_stride + gap], 777.0f) << "wrote between rows";
+        }
+      }
+      std::vector<float> back(pixels * channels + 1, 777.0f);
+      kernels::Interleave(planar.data(), row_stride, pixels, channels, back.data());
+      for (size_t j = 0; j < pixels * channels; ++j) {
+        ASSERT_EQ(FloatBits(back[j]), FloatBits(pixel_row[j]))
+            << "C " << channels << " pixels " << pixels << " element " << j;
+      }
+      ASSERT_EQ(back[pixels * channels], 777.0f) << "wrote past the row";
+    }
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, SixteenBitConversionsMatchScalarReference) {
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
     std::vector<uint16_t> all(65536);

@@ -436,15 +436,128 @@ class ChannelsLastTask {
   GatherAxis gather_;
 };
 
+// Few channels with pixels back to back (Layout::kInterleaved): the H pass combines whole rows
+// of pixels, and the W pass runs the planar W kernels on one planar row per channel,
+// deinterleaved into scratch and interleaved back.
+class InterleavedTask {
+ public:
+  InterleavedTask(const Plan& plan, void* workspace, int64_t task, int slot)
+      : problem_(plan.problem),
+        schedule_(plan.schedule),
+        elem_(DTypeSize(problem_.dtype)),
+        band_(schedule_.bands[task % static_cast<int64_t>(schedule_.bands.size())]),
+        n_(task / static_cast<int64_t>(schedule_.bands.size())),
+        channels_(static_cast<size_t>(problem_.result.c)),
+        source_w_(static_cast<size_t>(problem_.source.w)),
+        result_w_(static_cast<size_t>(problem_.result.w)),
+        f32_(problem_.dtype == DType::kFloat32),
+        scratch_(SlotScratch(schedule_, workspace, slot)),
+        gather_(WidthGather(plan)) {}
+
+  void Run() {
+    if (schedule_.h_pass_first) {
+      RunHFirst();
+    } else {
+      RunWFirst();
+    }
+    if (schedule_.stream_result) kernels::FlushStreamedStores();
+  }
+
+ private:
+  char* SourceRow(int64_t h) const { return At(problem_.source, elem_, n_, 0, h, 0); }
+  char* ResultRow(int64_t h) const { return At(problem_.result, elem_, n_, 0, h, 0); }
+
+  // The W pass of one row of source_w pixels (floats) into `dst` (result_w pixels), through
+  // `planar` (channels rows of source_w) and the gathered planar rows in the result scratch.
+  void WPassRow(const float* pixels, float* planar, float* dst) const {
+    float* const gathered = scratch_.result.Span(0, channels_ * result_w_);
+    kernels::Deinterleave(pixels, source_w_, channels_, planar, source_w_);
+    GatherRows(gather_, channels_, planar, static_cast<ptrdiff_t>(source_w_), gathered,
+               static_cast<ptrdiff_t>(result_w_));
+    kernels::Interleave(gathered, result_w_, result_w_, channels_, dst);
+  }
+
+  // A result row of float pixels where it is written: the tensor's row for float32 results, else
+  // scratch, converted by StoreResultRow.
+  float* ResultRowAsFloat(int64_t h) const {
+    if (f32_) return reinterpret_cast<float*>(ResultRow(h));
+    return scratch_.result.Span(channels_ * result_w_, channels_ * result_w_);
+  }
+
+  void StoreResultRow(int64_t h, const float* row) const {
+    if (!f32_) StoreFromFloat(problem_.dtype, row, channels_ * result_w_, ResultRow(h), 1);
+  }
+
+  // W pass of the band's source rows into the tile, then the H pass over whole pixel rows.
+  void RunWFirst() {
+    const int64_t row0 = band_.source_row_begin;
+    const int64_t rows = band_.source_row_end - row0;
+    const size_t tile_row = channels_ * result_w_;
+    const size_t source_row = channels_ * source_w_;
+    const float* const tile = scratch_.tile.Span(0, rows * tile_row);
+    const size_t planar_at = f32_ ? 0 : source_row;  // after the converted row, if any
+    float* const planar = scratch_.source.Span(planar_at, source_row);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* pixels = reinterpret_cast<const float*>(SourceRow(row0 + r));
+      if (!f32_) {
+        float* const converted = scratch_.source.Span(0, source_row);
+        LoadAsFloat(problem_.dtype, SourceRow(row0 + r), 1, source_row, converted);
+        pixels = converted;
+      }
+      WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, tile_row));
+    }
+    const AxisRuns& ax_h = problem_.axis_h;
+    const ResultStores stores =
+        schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached;
+    for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
+      float* const dst = ResultRowAsFloat(hi);
+      CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
+                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
+                  f32_ ? stores : ResultStores::kCached);
+      StoreResultRow(hi, dst);
+    }
+  }
+
+  // Per result row: the H pass over whole source pixel rows (read in place in any dtype), then
+  // the W pass straight into the result row.
+  void RunHFirst() {
+    const AxisRuns& ax_h = problem_.axis_h;
+    const size_t source_row = channels_ * source_w_;
+    float* const h_row = scratch_.source.Span(0, source_row);
+    float* const planar = scratch_.source.Span(source_row, source_row);
+    for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
+      const int64_t first = RunRowOffset(ax_h, hi, 0);
+      CombineRowsFrom(problem_.dtype, h_row, source_row, SourceRow(first), problem_.source.stride_h,
+                      ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi));
+      float* const dst = ResultRowAsFloat(hi);
+      WPassRow(h_row, planar, dst);
+      StoreResultRow(hi, dst);
+    }
+  }
+
+  const ResampleProblem& problem_;
+  const CpuSchedule& schedule_;
+  const size_t elem_;
+  const RowBand& band_;
+  const int64_t n_;
+  const size_t channels_, source_w_, result_w_;
+  const bool f32_;
+  const Scratch scratch_;
+  const GatherAxis gather_;
+};
+
 }  // namespace
 
 void Execute(const Plan& plan, void* workspace) {
   if (plan.empty()) return;
   const TaskFunction run = [&plan, workspace](int64_t task, int slot) {
-    if (plan.schedule.layout == Layout::kChannelsLast) {
-      ChannelsLastTask(plan, workspace, task, slot).Run();
-    } else {
-      PlanarTask(plan, workspace, task, slot).Run();
+    switch (plan.schedule.layout) {
+      case Layout::kChannelsLast:
+        return ChannelsLastTask(plan, workspace, task, slot).Run();
+      case Layout::kInterleaved:
+        return InterleavedTask(plan, workspace, task, slot).Run();
+      case Layout::kPlanar:
+        return PlanarTask(plan, workspace, task, slot).Run();
     }
   };
   ParallelFor(plan.schedule.num_tasks, plan.schedule.num_slots, run);

@@ -82,10 +82,18 @@ int64_t VectorLanes() { return static_cast<int64_t>(kernels::FloatLanes()); }
 
 // Combining whole C-vectors needs the channels contiguous in both tensors, and pays only once a
 // C-vector fills a register; otherwise each (n, c) plane is resampled on its own.
+// Images with fewer channels, pixels back to back, would otherwise run as planes read with a
+// stride of C, every plane re-reading the whole image: they deinterleave rows instead.
 Layout ChooseLayout(const PlaneView& source, const PlaneView& result) {
-  const bool channels_last =
-      result.c >= kMinChannelsLastChannels && source.stride_c == 1 && result.stride_c == 1;
-  return channels_last ? Layout::kChannelsLast : Layout::kPlanar;
+  const bool contiguous_channels = source.stride_c == 1 && result.stride_c == 1;
+  if (contiguous_channels && result.c >= kMinChannelsLastChannels) return Layout::kChannelsLast;
+  const auto channels = static_cast<size_t>(result.c);
+  if (contiguous_channels && channels >= kernels::kMinInterleavedChannels &&
+      channels <= kernels::kMaxInterleavedChannels && source.stride_w == result.c &&
+      result.stride_w == result.c) {
+    return Layout::kInterleaved;
+  }
+  return Layout::kPlanar;
 }
 
 // Whole C-vectors, unless a row of them (`widest_row` pixels) would not fit the tile budget by
@@ -151,6 +159,15 @@ bool ChoosePassOrder(const ResampleProblem& problem, Layout layout, PassOrder or
   const int64_t result_h = problem.result.h, source_h = problem.source.h;
   const int64_t result_w = problem.result.w, source_w = problem.source.w;
   const int64_t taps_h = TapCount(problem.axis_h);
+  if (layout == Layout::kInterleaved) {
+    // The planar costs with rows C times as wide for the H pass and C planar rows per W pass.
+    const int64_t channels = problem.result.c, lanes = VectorLanes();
+    const int64_t cost_w_first =
+        source_h * w_row_steps * channels + taps_h * CeilDiv(result_w * channels, lanes);
+    const int64_t cost_h_first =
+        taps_h * CeilDiv(source_w * channels, lanes) + result_h * w_row_steps * channels;
+    return ChooseHeightFirst(order, cost_h_first, cost_w_first);
+  }
   if (layout == Layout::kChannelsLast) {
     // Vector steps are C-vectors here: one per tap per pixel.
     const int64_t taps_w = TapCount(problem.axis_w);
@@ -212,12 +229,14 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
   if (schedule.layout == Layout::kChannelsLast) {
     return schedule.h_pass_first || schedule.result_pixels_dense;
   }
+  if (schedule.layout == Layout::kInterleaved) return !schedule.h_pass_first;
   return schedule.planar_path == PlanarPath::kWidthFirst && schedule.result_rows_float_in_place;
 }
 
 // The units tasks are cut from are independent of each other: planes, or image x channel block
 // for channels-last, whose channels one task combines together.
 int64_t CountUnits(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  if (schedule.layout == Layout::kInterleaved) return problem.result.n;
   if (schedule.layout == Layout::kChannelsLast)
     return problem.result.n * CeilDiv(problem.result.c, schedule.channel_block);
   return problem.result.n * problem.result.c;
@@ -230,7 +249,7 @@ std::vector<RowBand> PlanBands(const ResampleProblem& problem, const CpuSchedule
                                int64_t units, int num_threads) {
   const int64_t row_pixels = schedule.h_pass_first ? problem.source.w : problem.result.w;
   const int64_t tile_row =
-      schedule.layout == Layout::kChannelsLast ? row_pixels * schedule.channel_block : row_pixels;
+      schedule.layout == Layout::kPlanar ? row_pixels : row_pixels * schedule.channel_block;
   return MakeBands(problem.axis_h, ChooseBandCount(units, tile_row, problem.axis_h, num_threads));
 }
 
@@ -289,13 +308,40 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
   return scratch;
 }
 
+// Interleaved scratch per slot (execute.cc, InterleavedTask, uses exactly these buffers): the
+// source buffer holds a row of pixels as float (W first: a converted source row, only for 16-bit
+// sources; H first: the H pass's row) followed by its C planar rows; the result buffer holds the
+// C gathered planar rows followed, for 16-bit results, by the interleaved row to convert.
+ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  const bool f32 = problem.dtype == DType::kFloat32;
+  const size_t channels = static_cast<size_t>(problem.result.c);
+  const size_t source_row = static_cast<size_t>(problem.source.w) * channels;
+  const size_t result_row = static_cast<size_t>(problem.result.w) * channels;
+  ScratchLayout scratch;
+  if (!schedule.h_pass_first) {
+    scratch.tile_floats = static_cast<size_t>(MaxBandRows(schedule.bands)) * result_row;
+  }
+  scratch.source_floats = (f32 && !schedule.h_pass_first ? 0 : source_row) + source_row;
+  scratch.result_floats = result_row + (f32 ? 0 : result_row);
+  return scratch;
+}
+
 // Each worker slot owns its scratch, sized here once for the tallest band, so that phase 2
 // allocates nothing. Every buffer is a whole number of cache lines, so buffers and slots start
 // on line boundaries of the workspace and no two workers write one line.
 ScratchLayout SizeScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
-  ScratchLayout scratch = schedule.layout == Layout::kChannelsLast
-                              ? ChannelsLastScratch(problem, schedule)
-                              : PlanarScratch(problem, schedule);
+  ScratchLayout scratch;
+  switch (schedule.layout) {
+    case Layout::kChannelsLast:
+      scratch = ChannelsLastScratch(problem, schedule);
+      break;
+    case Layout::kInterleaved:
+      scratch = InterleavedScratch(problem, schedule);
+      break;
+    case Layout::kPlanar:
+      scratch = PlanarScratch(problem, schedule);
+      break;
+  }
   scratch.tile_floats = RoundUpToCacheLine(scratch.tile_floats);
   scratch.source_floats = RoundUpToCacheLine(scratch.source_floats);
   scratch.result_floats = RoundUpToCacheLine(scratch.result_floats);
@@ -353,6 +399,7 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   if (schedule.layout == Layout::kChannelsLast) {
     schedule.channel_block = ChooseChannelBlock(p.result.c, std::max(p.result.w, p.source.w));
   } else {
+    if (schedule.layout == Layout::kInterleaved) schedule.channel_block = p.result.c;
     w_row_steps = ChooseWidthForm(p, &schedule);
   }
   schedule.h_pass_first = ChoosePassOrder(p, schedule.layout, order, w_row_steps);

@@ -28,6 +28,10 @@ enum class Layout : uint8_t {
   kPlanar,
   // Channels contiguous in both tensors: both passes combine whole C-vectors.
   kChannelsLast,
+  // Few channels (2 to 4: RGB, RGBA images), contiguous, with pixels back to back in both
+  // tensors: the H pass combines whole rows of pixels; the W pass deinterleaves a row into one
+  // planar row per channel, gathers them with the planar W forms and interleaves the result.
+  kInterleaved,
 };
 
 // The planar passes, in the order they run.

@@ -5,6 +5,7 @@
 //   gather_rows.cc   each element gathers a short run of its row (the planar W pass, and the
 //                    planar H-first row group that feeds it)
 //   gather_pixels.cc each pixel gathers a run of whole C-vectors (the channels-last W pass)
+//   interleave.cc    few-channel pixels to and from planar rows (the interleaved W pass)
 //   convert.cc       float16 / bfloat16 / float32 rows to and from float32 scratch
 //
 // Determinism: an output element is computed by the same operations wherever it lies in a row
@@ -135,6 +136,15 @@ void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end
 void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
                   ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                   ResultStores stores = ResultStores::kCached);
+
+// Few-channel channels-last rows (kMinInterleavedChannels to kMaxInterleavedChannels channels,
+// pixels back to back) to and from one planar row per channel (interleave.cc). Deinterleave:
+// channel c of pixel i goes to dst[c * dst_stride + i]. Interleave: the reverse, from rows
+// src_stride floats apart into dst[i * channels + c]. Pure moves: no value changes.
+inline constexpr size_t kMinInterleavedChannels = 2;
+inline constexpr size_t kMaxInterleavedChannels = 4;
+void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride);
+void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst);
 
 // Orders this thread's streamed stores before its later stores (an sfence on x86), so a thread
 // that synchronises with it afterwards sees the streamed values.
