@@ -348,27 +348,37 @@ def test_random_arguments_raise_or_succeed_never_crash():
     assert outcomes["ok"] > 0 and outcomes["error"] > 0
 
 
+def _longest_pause_during_a_call(grad):
+    """How long this thread's loop stalled, at most, while another thread's call ran, and how long
+    the same call takes alone."""
+    start = time.perf_counter()
+    au.upsample_bicubic2d_aa_grad(grad, [256, 256], [8, 32, 97, 83])
+    duration = time.perf_counter() - start
+    worker = threading.Thread(target=au.upsample_bicubic2d_aa_grad,
+                              args=(grad, [256, 256], [8, 32, 97, 83]))
+    longest, last = 0.0, time.perf_counter()
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    return longest, duration
+
+
 def test_gil_is_released_while_the_library_runs():
     # Python keeps running in this thread while another thread's call is in the library: the
-    # longest pause between two of its steps stays far below the call's duration.
+    # longest pause between two of its steps stays far below the call's duration. A call that
+    # held the GIL would stall this loop for the whole call on every attempt; a loaded machine
+    # can deschedule this thread for a while on one attempt (seen once: 20 ms of a 35 ms call at
+    # load 7), so the property must hold on one of a few attempts, not on the first.
     grad = np.ones((8, 32, 256, 256), np.float32)
     au.set_num_threads(1)
     try:
-        start = time.perf_counter()
-        au.upsample_bicubic2d_aa_grad(grad, [256, 256], [8, 32, 97, 83])
-        duration = time.perf_counter() - start
-        worker = threading.Thread(target=au.upsample_bicubic2d_aa_grad,
-                                  args=(grad, [256, 256], [8, 32, 97, 83]))
-        longest, last = 0.0, time.perf_counter()
-        worker.start()
-        while worker.is_alive():
-            now = time.perf_counter()
-            longest, last = max(longest, now - last), now
-        worker.join()
+        attempts = [_longest_pause_during_a_call(grad) for _ in range(3)]
     finally:
         au.set_num_threads(0)
-    assert duration > 0.01, "the call is too short to tell"
-    assert longest < duration / 2, (longest, duration)
+    assert all(duration > 0.01 for _, duration in attempts), "the call is too short to tell"
+    assert any(longest < duration / 2 for longest, duration in attempts), attempts
 
 
 def test_aclnn_error_pickles():
