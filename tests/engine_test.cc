@@ -343,6 +343,26 @@ TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
   }
 }
 
+// Runs `plan` (its source already set) with cached and with streamed result stores, the streamed
+// result aligned to a 64-byte line and one float off it, and expects the same bits.
+void ExpectStreamedRunMatchesCached(Plan plan, size_t result_floats) {
+  std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
+  for (size_t misalign : {0, 1}) {
+    std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
+    float* streamed = storage.data() +
+                      (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
+    plan.schedule.stream_result = false;
+    plan.problem.result.data = reinterpret_cast<char*>(cached.data());
+    Execute(plan, workspace.data());
+    plan.schedule.stream_result = true;
+    plan.problem.result.data = reinterpret_cast<char*>(streamed);
+    Execute(plan, workspace.data());
+    ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
+        << "C " << plan.problem.result.c << " slots " << plan.schedule.num_slots << " misalign "
+        << misalign;
+  }
+}
+
 // Channels-last float32 results stream past the caches only where a call moves more than
 // kStreamedResultMinTraffic, and a streamed run writes the same bits as a cached one, on
 // aligned and misaligned results, whole-vector and ragged channel counts, 1 and 3 threads. The
@@ -380,23 +400,10 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
     grad.data = reinterpret_cast<char*>(grad_values.data());
     const size_t result_floats = static_cast<size_t>(p.n * result.stride_n);
     for (int threads : {1, 3}) {
-      Plan plan =
-          BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
-      std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
-      for (size_t misalign : {0, 1}) {
-        std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
-        float* streamed = storage.data() +
-                          (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 +
-                          misalign;
-        plan.schedule.stream_result = false;
-        plan.problem.result.data = reinterpret_cast<char*>(cached.data());
-        Execute(plan, workspace.data());
-        plan.schedule.stream_result = true;
-        plan.problem.result.data = reinterpret_cast<char*>(streamed);
-        Execute(plan, workspace.data());
-        ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
-            << "c " << p.c << " threads " << threads << " misalign " << misalign;
-      }
+      ExpectStreamedRunMatchesCached(
+          BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst),
+          result_floats);
+      if (HasFatalFailure()) return;
     }
   }
 }
@@ -435,24 +442,11 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
     source.data = reinterpret_cast<char*>(source_values.data());
     const size_t result_floats = static_cast<size_t>(p.n * result.stride_n);
     for (int threads : {1, 3}) {
-      Plan plan =
+      const Plan plan =
           BuildPlan(DType::kFloat32, source, result, ax_h, ax_w, threads, PassOrder::kWidthFirst);
       ASSERT_FALSE(plan.schedule.h_pass_first);
-      std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
-      for (size_t misalign : {0, 1}) {
-        std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
-        float* streamed = storage.data() +
-                          (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 +
-                          misalign;
-        plan.schedule.stream_result = false;
-        plan.problem.result.data = reinterpret_cast<char*>(cached.data());
-        Execute(plan, workspace.data());
-        plan.schedule.stream_result = true;
-        plan.problem.result.data = reinterpret_cast<char*>(streamed);
-        Execute(plan, workspace.data());
-        ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
-            << "c " << p.c << " threads " << threads << " misalign " << misalign;
-      }
+      ExpectStreamedRunMatchesCached(plan, result_floats);
+      if (HasFatalFailure()) return;
     }
   }
 }

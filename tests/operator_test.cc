@@ -15,6 +15,7 @@
 namespace {
 
 using reference::Case;
+using reference::MakeResizeCase;
 using reference::Op;
 using support::CountOutOfTolerance;
 using support::RunOptions;
@@ -36,24 +37,8 @@ void CheckCase(const Case& c, const RunOptions& options, uint32_t seed = 1) {
   }
 }
 
-Case MakeCase(Op op, int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w, bool align,
-              double scales_h = 0, double scales_w = 0, int64_t n = 1, int64_t c = 1) {
-  Case made;
-  made.op = op;
-  made.n = n;
-  made.c = c;
-  made.in_h = in_h;
-  made.in_w = in_w;
-  made.out_h = out_h;
-  made.out_w = out_w;
-  made.align_corners = align;
-  made.scales_h = scales_h;
-  made.scales_w = scales_w;
-  return made;
-}
-
 TEST(DocumentedExamples, BilinearMatchesContract) {
-  Case c = MakeCase(Op::kBilinear, 3, 3, 6, 6, true, 2.0, 2.0);
+  Case c = MakeResizeCase(Op::kBilinear, 3, 3, 6, 6, true, 2.0, 2.0);
   const support::RunOutput run = support::Run(c, std::vector<double>(36, 1.0), RunOptions{});
   ASSERT_EQ(run.status, ACLNN_SUCCESS) << run.message;
   const double expected[9] = {3.24, 4.32, 3.24, 4.32, 5.76, 4.32, 3.24, 4.32, 3.24};
@@ -61,7 +46,7 @@ TEST(DocumentedExamples, BilinearMatchesContract) {
 }
 
 TEST(DocumentedExamples, BicubicAAMatchesContract) {
-  Case c = MakeCase(Op::kBicubicAA, 8, 4, 4, 2, true, 2.0, 2.0);
+  Case c = MakeResizeCase(Op::kBicubicAA, 8, 4, 4, 2, true, 2.0, 2.0);
   std::vector<double> grad(8);
   std::iota(grad.begin(), grad.end(), 0.0);
   const support::RunOutput run = support::Run(c, grad, RunOptions{});
@@ -83,12 +68,12 @@ TEST(DocumentedExamples, BicubicAAMatchesContract) {
 // test's own backward against its naive forward), then for the library.
 TEST(Adjoint, ReferenceAndLibraryAgreeWithNaiveForward) {
   const std::vector<Case> cases = {
-      MakeCase(Op::kBilinear, 5, 7, 11, 3, false, 0, 0, 2, 3),
-      MakeCase(Op::kBilinear, 9, 4, 17, 8, true, 0, 0, 1, 2),
-      MakeCase(Op::kBilinear, 16, 13, 8, 31, false, 0.5, 2.4, 1, 1),
-      MakeCase(Op::kBicubicAA, 30, 8, 7, 19, false, 0, 0, 2, 1),
-      MakeCase(Op::kBicubicAA, 13, 60, 29, 2, true, 0, 0, 1, 2),
-      MakeCase(Op::kBicubicAA, 12, 10, 5, 25, false, 0.4, 2.5, 1, 1),
+      MakeResizeCase(Op::kBilinear, 5, 7, 11, 3, false, 0, 0, 2, 3),
+      MakeResizeCase(Op::kBilinear, 9, 4, 17, 8, true, 0, 0, 1, 2),
+      MakeResizeCase(Op::kBilinear, 16, 13, 8, 31, false, 0.5, 2.4, 1, 1),
+      MakeResizeCase(Op::kBicubicAA, 30, 8, 7, 19, false, 0, 0, 2, 1),
+      MakeResizeCase(Op::kBicubicAA, 13, 60, 29, 2, true, 0, 0, 1, 2),
+      MakeResizeCase(Op::kBicubicAA, 12, 10, 5, 25, false, 0.4, 2.5, 1, 1),
   };
   for (const Case& c : cases) {
     const std::vector<double> x = support::RandomValues(c.result_elements(), 7);
@@ -128,7 +113,7 @@ TEST(Sweep, SizesBothOperatorsBothAlignments) {
           const int64_t in_w = kSizes[(a + 5) % kSizes.size()];
           const int64_t out_w = kSizes[(b + 3) % kSizes.size()];
           if (op == Op::kBicubicAA && (in_h * 50 < out_h || in_w * 50 < out_w)) continue;
-          CheckCase(MakeCase(op, in_h, in_w, out_h, out_w, align), RunOptions{},
+          CheckCase(MakeResizeCase(op, in_h, in_w, out_h, out_w, align), RunOptions{},
                     static_cast<uint32_t>(a * 31 + b));
           if (HasFatalFailure()) return;
         }
@@ -139,26 +124,28 @@ TEST(Sweep, SizesBothOperatorsBothAlignments) {
 
 TEST(Sweep, AntialiasedDownsamplingToOneThirtieth) {
   for (bool align : {false, true}) {
-    CheckCase(MakeCase(Op::kBicubicAA, 60, 90, 2, 3, align, 0, 0, 1, 2), RunOptions{});
-    CheckCase(MakeCase(Op::kBicubicAA, 300, 31, 10, 1, align), RunOptions{});
-    CheckCase(MakeCase(Op::kBicubicAA, 7, 300, 7, 10, align), RunOptions{});
+    CheckCase(MakeResizeCase(Op::kBicubicAA, 60, 90, 2, 3, align, 0, 0, 1, 2), RunOptions{});
+    CheckCase(MakeResizeCase(Op::kBicubicAA, 300, 31, 10, 1, align), RunOptions{});
+    CheckCase(MakeResizeCase(Op::kBicubicAA, 7, 300, 7, 10, align), RunOptions{});
   }
 }
 
 TEST(Sweep, LargeUpsampling) {
-  CheckCase(MakeCase(Op::kBicubicAA, 2, 3, 100, 150, false), RunOptions{});  // exactly 50x
-  CheckCase(MakeCase(Op::kBilinear, 2, 3, 300, 7, false), RunOptions{});
-  CheckCase(MakeCase(Op::kBilinear, 3, 2, 64, 130, true), RunOptions{});
+  CheckCase(MakeResizeCase(Op::kBicubicAA, 2, 3, 100, 150, false), RunOptions{});  // exactly 50x
+  CheckCase(MakeResizeCase(Op::kBilinear, 2, 3, 300, 7, false), RunOptions{});
+  CheckCase(MakeResizeCase(Op::kBilinear, 3, 2, 64, 130, true), RunOptions{});
 }
 
 TEST(Sweep, ScalesGivenAbsentAndInconsistent) {
   for (Op op : {Op::kBilinear, Op::kBicubicAA}) {
     for (bool align : {false, true}) {
-      CheckCase(MakeCase(op, 8, 6, 16, 12, align, 2.0, 2.0), RunOptions{});  // consistent
-      CheckCase(MakeCase(op, 8, 6, 16, 12, align, 0.0, 0.0), RunOptions{});  // absent
-      CheckCase(MakeCase(op, 8, 6, 16, 12, align, 3.0, 1.5), RunOptions{});  // inconsistent
-      CheckCase(MakeCase(op, 10, 9, 3, 4, align, 0.3, 0.45), RunOptions{});  // downscale, given
-      CheckCase(MakeCase(op, 7, 7, 17, 12, align, 2.5, 1.8), RunOptions{});  // floor(in*s) == out
+      CheckCase(MakeResizeCase(op, 8, 6, 16, 12, align, 2.0, 2.0), RunOptions{});  // consistent
+      CheckCase(MakeResizeCase(op, 8, 6, 16, 12, align, 0.0, 0.0), RunOptions{});  // absent
+      CheckCase(MakeResizeCase(op, 8, 6, 16, 12, align, 3.0, 1.5), RunOptions{});  // inconsistent
+      CheckCase(MakeResizeCase(op, 10, 9, 3, 4, align, 0.3, 0.45),
+                RunOptions{});  // downscale, given
+      CheckCase(MakeResizeCase(op, 7, 7, 17, 12, align, 2.5, 1.8),
+                RunOptions{});  // floor(in*s) == out
     }
   }
 }
@@ -212,8 +199,10 @@ const std::vector<ScaleRule> kScaleRules = {
 
 // The axis under test on H or W; the other axis is a plain 5 -> 9 resize without scales.
 Case ScaleRuleCase(const ScaleRule& rule, bool on_h, int64_t channels) {
-  return on_h ? MakeCase(rule.op, rule.in, 5, rule.out, 9, rule.align, rule.scale, 0, 1, channels)
-              : MakeCase(rule.op, 5, rule.in, 9, rule.out, rule.align, 0, rule.scale, 1, channels);
+  return on_h ? MakeResizeCase(rule.op, rule.in, 5, rule.out, 9, rule.align, rule.scale, 0, 1,
+                               channels)
+              : MakeResizeCase(rule.op, 5, rule.in, 9, rule.out, rule.align, 0, rule.scale, 1,
+                               channels);
 }
 
 // The float64 result with the tested axis built from `ratio`.
@@ -295,10 +284,10 @@ TEST(Sweep, EverySupportedDType) {
     RunOptions options;
     options.dtype = dtype;
     for (Op op : {Op::kBilinear, Op::kBicubicAA}) {
-      CheckCase(MakeCase(op, 9, 17, 18, 33, false, 0, 0, 2, 3), options);
-      CheckCase(MakeCase(op, 33, 16, 13, 7, true, 0, 0, 1, 2), options);
-      CheckCase(MakeCase(op, 5, 5, 5, 5, false, 0, 0, 1, 1), options);
-      CheckCase(MakeCase(op, 20, 12, 20, 48, false, 0, 0, 2, 16), options);
+      CheckCase(MakeResizeCase(op, 9, 17, 18, 33, false, 0, 0, 2, 3), options);
+      CheckCase(MakeResizeCase(op, 33, 16, 13, 7, true, 0, 0, 1, 2), options);
+      CheckCase(MakeResizeCase(op, 5, 5, 5, 5, false, 0, 0, 1, 1), options);
+      CheckCase(MakeResizeCase(op, 20, 12, 20, 48, false, 0, 0, 2, 16), options);
     }
   }
 }
@@ -334,8 +323,8 @@ TEST(Sweep, FormatsAndStorageKinds) {
         SCOPED_TRACE(::testing::Message() << "format " << layout.format << " storage "
                                           << static_cast<int>(layout.storage) << " dtype " << dtype
                                           << " C " << channels);
-        CheckCase(MakeCase(layout.op, 7, 10, 13, 5, false, 0, 0, 2, channels), options);
-        CheckCase(MakeCase(layout.op, 12, 6, 6, 19, true, 0, 0, 1, channels), options);
+        CheckCase(MakeResizeCase(layout.op, 7, 10, 13, 5, false, 0, 0, 2, channels), options);
+        CheckCase(MakeResizeCase(layout.op, 12, 6, 6, 19, true, 0, 0, 1, channels), options);
       }
     }
   }
@@ -353,7 +342,7 @@ TEST(Sweep, EmptyBilinearProblemSucceedsWithoutWork) {
   for (const auto& [format, storage] : layouts) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       for (const auto& [n, c] : {std::pair<int64_t, int64_t>{0, 3}, {2, 0}, {0, 0}, {0, 16}}) {
-        const Case empty = MakeCase(Op::kBilinear, 4, 5, 8, 9, false, 2.0, 0, n, c);
+        const Case empty = MakeResizeCase(Op::kBilinear, 4, 5, 8, 9, false, 2.0, 0, n, c);
         RunOptions options;
         options.format = format;
         options.storage = storage;
@@ -372,10 +361,10 @@ TEST(Sweep, EmptyBilinearProblemSucceedsWithoutWork) {
 // sizes beyond 50x are accepted when the scale says 50, and computed with that scale.
 TEST(Sweep, BicubicAABeyond50xBySizesAcceptedByScales) {
   for (bool align : {false, true}) {
-    CheckCase(MakeCase(Op::kBicubicAA, 2, 5, 101, 9, align, 50.0, 0), RunOptions{});
-    CheckCase(MakeCase(Op::kBicubicAA, 5, 3, 9, 170, align, 0, 50.0), RunOptions{});
+    CheckCase(MakeResizeCase(Op::kBicubicAA, 2, 5, 101, 9, align, 50.0, 0), RunOptions{});
+    CheckCase(MakeResizeCase(Op::kBicubicAA, 5, 3, 9, 170, align, 0, 50.0), RunOptions{});
     // Scale 1 over 2 -> 400: most output rows lie beyond the image and have no taps.
-    CheckCase(MakeCase(Op::kBicubicAA, 2, 4, 400, 4, align, 1.0, 0), RunOptions{});
+    CheckCase(MakeResizeCase(Op::kBicubicAA, 2, 4, 400, 4, align, 1.0, 0), RunOptions{});
   }
 }
 
@@ -388,8 +377,8 @@ TEST(Sweep, BicubicAAScaleWhoseSupportOverflows) {
   const int64_t width = 8;
   for (double scale : {1e-300, 1e-308, 6e-309}) {
     for (bool on_h : {false, true}) {
-      Case c = on_h ? MakeCase(Op::kBicubicAA, width, 1, width, 1, false, scale, 0)
-                    : MakeCase(Op::kBicubicAA, 1, width, 1, width, false, 0, scale);
+      Case c = on_h ? MakeResizeCase(Op::kBicubicAA, width, 1, width, 1, false, scale, 0)
+                    : MakeResizeCase(Op::kBicubicAA, 1, width, 1, width, false, 0, scale);
       std::vector<double> grad(width);
       std::iota(grad.begin(), grad.end(), 1.0);
       grad[5] = std::nan("");
@@ -444,8 +433,8 @@ TEST(NonFinite, PropagatesAlongTapsOnly) {
         for (bool align : {false, true}) {
           for (const auto& shape : shapes) {
             for (const std::vector<Poison>& poison : poisons) {
-              const Case c = MakeCase(op, shape[0], shape[1], shape[2], shape[3], align, 0, 0, 2,
-                                      layout.channels);
+              const Case c = MakeResizeCase(op, shape[0], shape[1], shape[2], shape[3], align, 0, 0,
+                                            2, layout.channels);
               std::vector<double> grad = support::RandomValues(c.grad_elements(), 3);
               // Plane (0, 1) and the last plane carry the poison.
               for (int64_t plane : {int64_t{1}, c.n * c.c - 1}) {
@@ -484,11 +473,12 @@ TEST(NonFinite, PropagatesAlongTapsOnly) {
 // Bitwise identical results for 1, 2 and 3 threads, on shapes the planner cuts into bands.
 TEST(Determinism, BitwiseAcrossThreadCounts) {
   const std::vector<std::pair<Case, Storage>> cases = {
-      {MakeCase(Op::kBilinear, 97, 61, 300, 200, false), Storage::kContiguous},
-      {MakeCase(Op::kBilinear, 64, 64, 512, 512, true), Storage::kContiguous},
-      {MakeCase(Op::kBicubicAA, 300, 200, 97, 61, false, 0, 0, 1, 2), Storage::kContiguous},
-      {MakeCase(Op::kBilinear, 20, 24, 40, 48, false, 0, 0, 2, 16), Storage::kChannelsLastView},
-      {MakeCase(Op::kBicubicAA, 40, 30, 17, 64, false, 0, 0, 1, 3), Storage::kPaddedRows},
+      {MakeResizeCase(Op::kBilinear, 97, 61, 300, 200, false), Storage::kContiguous},
+      {MakeResizeCase(Op::kBilinear, 64, 64, 512, 512, true), Storage::kContiguous},
+      {MakeResizeCase(Op::kBicubicAA, 300, 200, 97, 61, false, 0, 0, 1, 2), Storage::kContiguous},
+      {MakeResizeCase(Op::kBilinear, 20, 24, 40, 48, false, 0, 0, 2, 16),
+       Storage::kChannelsLastView},
+      {MakeResizeCase(Op::kBicubicAA, 40, 30, 17, 64, false, 0, 0, 1, 3), Storage::kPaddedRows},
   };
   for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
     for (const auto& [c, storage] : cases) {

@@ -84,7 +84,8 @@ aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint
   }
   if (workspace == nullptr && plan.schedule.workspace_bytes > 0) {
     return Fail(ACLNN_ERR_PARAM_INVALID, op.name, "workspace",
-                "a buffer of " + std::to_string(plan.schedule.workspace_bytes) + " bytes", "nullptr");
+                "a buffer of " + std::to_string(plan.schedule.workspace_bytes) + " bytes",
+                "nullptr");
   }
   Execute(plan, workspace);
   return ACLNN_SUCCESS;

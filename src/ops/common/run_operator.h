@@ -31,6 +31,21 @@ aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis
                        double scales_w, aclTensor* out, uint64_t* workspace_size,
                        aclOpExecutor** executor);
 
+// A forward operator's phase 1 in the table's uniform signature (include/aclnn_upsample/
+// operators.h), which has an inputSize that a forward signature lacks.
+using ForwardGetWorkspaceSize = aclnnStatus (*)(const aclTensor* source,
+                                                const aclIntArray* output_size, bool align_corners,
+                                                double scales_h, double scales_w, aclTensor* out,
+                                                uint64_t* workspace_size, aclOpExecutor** executor);
+template <ForwardGetWorkspaceSize kForward>
+aclnnStatus IgnoringInputSize(const aclTensor* source, const aclIntArray* output_size,
+                              const aclIntArray* /*input_size*/, bool align_corners,
+                              double scales_h, double scales_w, aclTensor* out,
+                              uint64_t* workspace_size, aclOpExecutor** executor) {
+  return kForward(source, output_size, align_corners, scales_h, scales_w, out, workspace_size,
+                  executor);
+}
+
 // Phase 2 of any operator: checks the executor and workspace, then runs the plan.
 aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint64_t workspace_size,
                         aclOpExecutor* executor, aclrtStream stream);

@@ -11,18 +11,6 @@
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 
 namespace aclnn_upsample {
-namespace {
-
-// The table's uniform phase 1: a forward signature has no inputSize.
-aclnnStatus GetWorkspaceSizeIgnoringInputSize(const aclTensor* x, const aclIntArray* outputSize,
-                                              const aclIntArray* /*inputSize*/, bool alignCorners,
-                                              double scalesH, double scalesW, aclTensor* out,
-                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return aclnnUpsampleBicubic2dAAGetWorkspaceSize(x, outputSize, alignCorners, scalesH, scalesW,
-                                                  out, workspaceSize, executor);
-}
-
-}  // namespace
 
 extern const aclnn_upsample_operator kUpsampleBicubic2dAA = {
     "aclnnUpsampleBicubic2dAA",
@@ -36,7 +24,7 @@ extern const aclnn_upsample_operator kUpsampleBicubic2dAA = {
     /*rejects_negative_scales=*/true,
     /*scales_need_consistent_size=*/false,
     /*max_upscale=*/50.0,
-    GetWorkspaceSizeIgnoringInputSize,
+    IgnoringInputSize<aclnnUpsampleBicubic2dAAGetWorkspaceSize>,
     aclnnUpsampleBicubic2dAA,
 };
 

@@ -8,18 +8,6 @@
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
 
 namespace aclnn_upsample {
-namespace {
-
-// The table's uniform phase 1: a forward signature has no inputSize.
-aclnnStatus GetWorkspaceSizeIgnoringInputSize(const aclTensor* self, const aclIntArray* outputSize,
-                                              const aclIntArray* /*inputSize*/, bool alignCorners,
-                                              double scalesH, double scalesW, aclTensor* out,
-                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return aclnnUpsampleBilinear2dGetWorkspaceSize(self, outputSize, alignCorners, scalesH, scalesW,
-                                                 out, workspaceSize, executor);
-}
-
-}  // namespace
 
 extern const aclnn_upsample_operator kUpsampleBilinear2d = {
     "aclnnUpsampleBilinear2d",
@@ -33,7 +21,7 @@ extern const aclnn_upsample_operator kUpsampleBilinear2d = {
     /*rejects_negative_scales=*/true,
     /*scales_need_consistent_size=*/true,
     /*max_upscale=*/0.0,
-    GetWorkspaceSizeIgnoringInputSize,
+    IgnoringInputSize<aclnnUpsampleBilinear2dGetWorkspaceSize>,
     aclnnUpsampleBilinear2d,
 };
 
