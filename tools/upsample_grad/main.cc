@@ -322,7 +322,8 @@ int Main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand(
       "bench",
       "Run the standard benchmark suite, one row per case as it finishes: the median time of "
-      "repeated runs of one repeatable executor, GB/s (gradOut read + gradIn written) and the "
+      "repeated runs of one repeatable executor, GB/s (the source read + the result written: "
+      "gradOut and gradIn, or a forward operator's input and output) and the "
       "fraction of the memory roofline: a copy with streaming stores measured just before and "
       "after the case, at the same thread count (read-only and write-only rates in the header).");
   bench
