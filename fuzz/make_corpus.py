@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz/fuzz_api.cc into fuzz/corpus/.
 
-Each seed is the byte sequence ReadCase() reads, field by field; the seeds cover both
-operators, the three dtypes, every format and layout, the empty problem, typical rejections and
-each phase-2 mode, so that fuzzing starts from calls that reach the kernels.
+Each seed is the byte sequence ReadCase() reads, field by field; the seeds cover every row of
+the operator table (forward and backward), the three dtypes, every format and layout, the empty
+problem, typical rejections and each phase-2 mode, so that fuzzing starts from calls that reach
+the kernels.
 
     python3 fuzz/make_corpus.py
 """
 import os
+import re
 import struct
 
-BILINEAR, BICUBIC = 0, 1
+# The rows of the operator table (src/ops/operator_table.cc) in its order: an input's first byte
+# picks a row (byte % row count). check_table_order() fails when the table changes under the seeds.
+TABLE = ["kUpsampleBilinear2d", "kUpsampleBilinear2dBackwardV2", "kUpsampleBicubic2dAA",
+         "kUpsampleBicubic2dAAGrad"]
+BILINEAR_FORWARD, BILINEAR, BICUBIC_FORWARD, BICUBIC = range(len(TABLE))
 F32, F16, BF16, INT32 = 0, 20, 38, 58  # PickDType selectors (58 % 17 == 7: ACL_INT64)
-NCHW, ALT = 0, 1  # ALT: NHWC for bilinear, ND for bicubic
+NCHW, ALT = 0, 1  # ALT: the row's other format, NHWC for bilinear, ND for bicubic
 NHWC = ALT
 
 
@@ -32,15 +38,15 @@ def tensor(layout=0, offset=0, storage=0, mutation=0, seed=0):
 
 def case(op=BILINEAR, align=False, threads=0, shared=False, stream=False, destroy_early=False,
          dtype=F32, out_dtype=0, fmt=NCHW, out_fmt=0, dims=(1, 1, 4, 4, 2, 2),
-         grad=None, out=None, output_kind=0, input_kind=0, array_seed=0,
+         source=None, out=None, output_kind=0, input_kind=0, array_seed=0,
          scale_h=(0, 0), scale_w=(0, 0), nulls=0, phase2=0, values=0, value_seed=1):
-    flags = op | (2 if align else 0) | (4 if destroy_early else 0) | (8 if shared else 0)
+    flags = (2 if align else 0) | (4 if destroy_early else 0) | (8 if shared else 0)
     flags |= (16 if stream else 0) | (threads << 5)
-    data = struct.pack("<BBBBB", flags, dtype, out_dtype, fmt, out_fmt)
-    for d in dims:  # N, C, H_out, W_out, H_in, W_in
+    data = struct.pack("<BBBBBB", op, flags, dtype, out_dtype, fmt, out_fmt)
+    for d in dims:  # N, C, H_out, W_out, H_in, W_in (forward sizes, whichever direction)
         kind, value = dim(d)
         data += struct.pack("<BI", kind, value)
-    data += grad or tensor()
+    data += source or tensor()
     data += out or tensor()
     data += struct.pack("<BBI", output_kind, input_kind, array_seed)
     data += struct.pack("<BQ", *scale_h) + struct.pack("<BQ", *scale_w)
@@ -66,23 +72,23 @@ SEEDS = {
                                  values=1, phase2=3, destroy_early=True),
     "bicubic_bf16_up": case(op=BICUBIC, dtype=BF16, dims=(2, 1, 20, 15, 4, 3), values=2,
                             phase2=4),
-    "bilinear_channels_last_c16": case(dims=(1, 16, 9, 7, 5, 4), grad=tensor(layout=2),
+    "bilinear_channels_last_c16": case(dims=(1, 16, 9, 7, 5, 4), source=tensor(layout=2),
                                        out=tensor(layout=2), values=1, threads=2, phase2=10),
     "bicubic_padded_offset": case(op=BICUBIC, dims=(2, 2, 6, 5, 9, 8),
-                                  grad=tensor(layout=4, offset=1, seed=7),
+                                  source=tensor(layout=4, offset=1, seed=7),
                                   out=tensor(layout=3, offset=1, storage=1, seed=11), values=1,
                                   phase2=6, stream=True),
-    "bilinear_broadcast_grad": case(dims=(1, 2, 30, 40, 7, 9), grad=tensor(layout=5), values=0,
+    "bilinear_broadcast_grad": case(dims=(1, 2, 30, 40, 7, 9), source=tensor(layout=5), values=0,
                                     phase2=5),
     "bilinear_scales_inconsistent": case(dims=(1, 1, 10, 10, 10, 10), scale_h=(2, 10),
                                          scale_w=(6, 333), values=1, phase2=7),
     "bicubic_tiny_scale": case(op=BICUBIC, dims=(1, 1, 3, 3, 5, 5), scale_h=(2, 18),
                                values=0, phase2=8),
     "shared_disjoint": case(shared=True, dims=(1, 1, 2, 2, 4, 4),
-                            grad=tensor(offset=1, storage=1, seed=40), phase2=9),
+                            source=tensor(offset=1, storage=1, seed=40), phase2=9),
     # Boundaries and rejections.
     "bilinear_empty_batch": case(dims=(0, 3, 4, 4, 2, 2)),
-    "bilinear_wide_2p20": case(dims=(1, 1, 1, 1 << 20, 1, 2), grad=tensor(layout=5)),
+    "bilinear_wide_2p20": case(dims=(1, 1, 1, 1 << 20, 1, 2), source=tensor(layout=5)),
     "reject_int64_dtype": case(dtype=INT32),
     "reject_rank3_out": case(out=tensor(mutation=1)),
     "reject_overlap_shared": case(shared=True, dims=(1, 1, 4, 4, 4, 4)),
@@ -97,6 +103,40 @@ SEEDS = {
     "fp32_mixed_magnitudes": case(dims=(1, 1, 64, 1, 64, 2), values=5, value_seed=1),
     "fp16_subnormal": case(op=BICUBIC, dtype=F16, dims=(1, 1, 6, 6, 3, 3), values=4),
     "nan_inf_propagation": case(op=BICUBIC, dims=(1, 2, 9, 9, 5, 5), values=7, value_seed=3),
+    # The forward operators: source (self, x) is H_in x W_in, out is outputSize.
+    # CANN's documented bilinear example, 3 x 3 onto 5 x 5, in both align modes.
+    "forward_bilinear_example": case(op=BILINEAR_FORWARD, dims=(1, 1, 5, 5, 3, 3)),
+    "forward_bilinear_example_align": case(op=BILINEAR_FORWARD, align=True,
+                                           dims=(1, 1, 5, 5, 3, 3), phase2=7),
+    "forward_bilinear_fp16_nhwc_down": case(op=BILINEAR_FORWARD, dtype=F16, fmt=NHWC,
+                                            dims=(2, 3, 4, 5, 9, 11), values=1, phase2=1),
+    "forward_bilinear_bf16_scales": case(op=BILINEAR_FORWARD, dtype=BF16, dims=(1, 2, 9, 7, 3, 2),
+                                         scale_h=(1, 0), scale_w=(6, 777), values=2, phase2=6),
+    "forward_bilinear_channels_last_c16": case(op=BILINEAR_FORWARD, dims=(1, 16, 7, 9, 4, 5),
+                                               source=tensor(layout=2), out=tensor(layout=2),
+                                               values=1, phase2=10),
+    "forward_bilinear_empty_batch": case(op=BILINEAR_FORWARD, dims=(0, 3, 4, 4, 2, 2)),
+    # A forward signature has no inputSize: a null one passed through the table is ignored.
+    "forward_bilinear_null_input_size": case(op=BILINEAR_FORWARD, input_kind=3, values=1,
+                                             phase2=5),
+    "reject_forward_bilinear_negative_scale": case(op=BILINEAR_FORWARD, dims=(1, 1, 6, 6, 3, 3),
+                                                   scale_h=(4, 0)),
+    "forward_bicubic_example": case(op=BICUBIC_FORWARD, align=True, dims=(1, 1, 4, 2, 8, 4),
+                                    scale_h=(1, 0), scale_w=(1, 0)),
+    "forward_bicubic_fp16_nd_up": case(op=BICUBIC_FORWARD, dtype=F16, fmt=ALT,
+                                       dims=(1, 2, 12, 10, 4, 3), values=1, phase2=10),
+    "forward_bicubic_bf16_down_padded": case(op=BICUBIC_FORWARD, dtype=BF16,
+                                             dims=(2, 2, 5, 6, 17, 13),
+                                             source=tensor(layout=4, offset=1, seed=7),
+                                             out=tensor(layout=3, offset=1, storage=1, seed=11),
+                                             values=2, phase2=4, destroy_early=True),
+    "forward_bicubic_shared_disjoint": case(op=BICUBIC_FORWARD, shared=True,
+                                            dims=(1, 1, 4, 4, 2, 2),
+                                            source=tensor(offset=1, storage=1, seed=40), phase2=9),
+    "reject_forward_bicubic_upscale_51": case(op=BICUBIC_FORWARD, dims=(1, 1, 102, 2, 2, 2)),
+    "reject_forward_bicubic_empty": case(op=BICUBIC_FORWARD, dims=(1, 0, 4, 4, 2, 2)),
+    "forward_nan_inf_propagation": case(op=BICUBIC_FORWARD, dims=(1, 2, 5, 5, 9, 9), values=7,
+                                        value_seed=3, phase2=3),
 }
 
 
@@ -130,8 +170,20 @@ def write(directory, files):
     print(f"wrote {len(files)} files to {directory}")
 
 
+def check_table_order(root):
+    """The seeds name rows by index: fail when the table's order is not TABLE's."""
+    with open(os.path.join(root, "src", "ops", "operator_table.cc")) as f:
+        text = f.read()
+    rows = re.search(r"kOperators\[\] = \{(.*?)\};", text, re.S)
+    order = re.findall(r"&(\w+)", rows.group(1)) if rows else []
+    if order != TABLE:
+        raise SystemExit(f"operator table order {order} differs from make_corpus.py's {TABLE}: "
+                         "update TABLE (and the seeds' op= values)")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
+    check_table_order(os.path.dirname(here))
     write(os.path.join(here, "corpus"), SEEDS)
     write(os.path.join(here, "regressions"), REGRESSIONS)
 

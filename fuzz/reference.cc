@@ -181,56 +181,71 @@ std::vector<double> ColumnAbsSums(const AxisParams& axis) {
   return sums;
 }
 
-PlaneResult BackwardPlane(const std::vector<double>& a_h, const std::vector<double>& a_w,
-                          const std::vector<double>& support_h,
-                          const std::vector<double>& support_w, int64_t h_out, int64_t w_out,
-                          int64_t h_in, int64_t w_in, const std::vector<double>& grad) {
-  // t = G * A_W (h_out x w_in), with |.|, term counts and the support sum alongside.
-  const size_t tile = static_cast<size_t>(h_out * w_in);
+std::vector<double> RowAbsSums(const AxisParams& axis) {
+  // |w| per tap: bilinear's repeated index has two non-negative taps, bicubic rows none.
+  std::vector<double> sums(static_cast<size_t>(axis.out_size), 0.0);
+  ForEachEntry(axis, [&](int64_t o, int64_t /*i*/, double w) { sums[o] += std::fabs(w); });
+  return sums;
+}
+
+std::vector<double> Transposed(const std::vector<double>& a, int64_t rows, int64_t cols) {
+  std::vector<double> t(a.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) t[c * rows + r] = a[r * cols + c];
+  return t;
+}
+
+PlaneResult ApplyPlane(const std::vector<double>& m_h, const std::vector<double>& m_w,
+                       const std::vector<double>& support_h, const std::vector<double>& support_w,
+                       int64_t src_h, int64_t src_w, int64_t result_h, int64_t result_w,
+                       const std::vector<double>& source) {
+  // t = S * M_W (src_h x result_w), with |.|, term counts and the support sum alongside.
+  const size_t tile = static_cast<size_t>(src_h * result_w);
   std::vector<double> t(tile, 0.0), t_abs(tile, 0.0), t_terms(tile, 0.0), t_support(tile, 0.0);
-  for (int64_t o = 0; o < h_out; ++o) {
-    for (int64_t p = 0; p < w_out; ++p) {
-      const double g = grad[o * w_out + p];
-      const double* row = &a_w[p * w_in];
-      const double* mask = &support_w[p * w_in];
-      for (int64_t w = 0; w < w_in; ++w) {
-        t_support[o * w_in + w] += std::fabs(g) * mask[w];
-        if (row[w] == 0.0) continue;
-        t[o * w_in + w] += row[w] * g;
-        t_abs[o * w_in + w] += std::fabs(row[w] * g);
-        t_terms[o * w_in + w] += 1.0;
+  for (int64_t s = 0; s < src_h; ++s) {
+    for (int64_t q = 0; q < src_w; ++q) {
+      const double g = source[s * src_w + q];
+      const double* row = &m_w[q * result_w];
+      const double* mask = &support_w[q * result_w];
+      for (int64_t r = 0; r < result_w; ++r) {
+        t_support[s * result_w + r] += std::fabs(g) * mask[r];
+        if (row[r] == 0.0) continue;
+        t[s * result_w + r] += row[r] * g;
+        t_abs[s * result_w + r] += std::fabs(row[r] * g);
+        t_terms[s * result_w + r] += 1.0;
       }
     }
   }
   PlaneResult result;
-  const size_t plane = static_cast<size_t>(h_in * w_in);
+  const size_t plane = static_cast<size_t>(result_h * result_w);
   result.value.assign(plane, 0.0);
   result.magnitude.assign(plane, 0.0);
   result.terms.assign(plane, 0.0);
   result.support_magnitude.assign(plane, 0.0);
   for (double v : t_abs) result.max_intermediate = std::max(result.max_intermediate, v);
-  for (int64_t h = 0; h < h_in; ++h) {
-    for (int64_t p = 0; p < w_out; ++p) {
+  for (int64_t r = 0; r < result_h; ++r) {
+    for (int64_t q = 0; q < src_w; ++q) {
       double u = 0.0;
-      for (int64_t o = 0; o < h_out; ++o) u += std::fabs(a_h[o * h_in + h] * grad[o * w_out + p]);
+      for (int64_t s = 0; s < src_h; ++s)
+        u += std::fabs(m_h[s * result_h + r] * source[s * src_w + q]);
       result.max_intermediate = std::max(result.max_intermediate, u);
     }
   }
-  // gradIn = A_H^T * t.
-  for (int64_t o = 0; o < h_out; ++o) {
-    const double* row = &a_h[o * h_in];
-    const double* mask = &support_h[o * h_in];
-    for (int64_t h = 0; h < h_in; ++h) {
-      if (mask[h] != 0.0) {
-        for (int64_t w = 0; w < w_in; ++w) {
-          result.support_magnitude[h * w_in + w] += mask[h] * t_support[o * w_in + w];
+  // result = M_H^T * t.
+  for (int64_t s = 0; s < src_h; ++s) {
+    const double* row = &m_h[s * result_h];
+    const double* mask = &support_h[s * result_h];
+    for (int64_t r = 0; r < result_h; ++r) {
+      if (mask[r] != 0.0) {
+        for (int64_t w = 0; w < result_w; ++w) {
+          result.support_magnitude[r * result_w + w] += mask[r] * t_support[s * result_w + w];
         }
       }
-      if (row[h] == 0.0) continue;
-      for (int64_t w = 0; w < w_in; ++w) {
-        result.value[h * w_in + w] += row[h] * t[o * w_in + w];
-        result.magnitude[h * w_in + w] += std::fabs(row[h]) * t_abs[o * w_in + w];
-        result.terms[h * w_in + w] += t_terms[o * w_in + w] + 1.0;
+      if (row[r] == 0.0) continue;
+      for (int64_t w = 0; w < result_w; ++w) {
+        result.value[r * result_w + w] += row[r] * t[s * result_w + w];
+        result.magnitude[r * result_w + w] += std::fabs(row[r]) * t_abs[s * result_w + w];
+        result.terms[r * result_w + w] += t_terms[s * result_w + w] + 1.0;
       }
     }
   }

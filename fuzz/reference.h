@@ -57,27 +57,37 @@ bool RowsWellConditioned(const AxisParams& axis);
 // the other axis's weight, to these entries.
 std::vector<double> DenseSupport(const AxisParams& axis);
 
-// Per input index i: sum_o |A[o, i]| (how much one gradOut value can be amplified).
+// Per input index i: sum_o |A[o, i]| (how much one gradOut value can be amplified by the
+// backward operator).
 std::vector<double> ColumnAbsSums(const AxisParams& axis);
 
-// gradIn = A_H^T * G * A_W for one (n, c) plane, with m = sum |A_H * A_W * G| per element
-// (the contract's tolerance scale), `terms`, the number of non-zero products summed, and
-// `support_magnitude` = sum |G| * support_h * support_w over the entries both supports visit
-// (DenseSupport's bounds).
+// Per output index o: sum_i |A[o, i]| (the same for the forward operator's input values).
+std::vector<double> RowAbsSums(const AxisParams& axis);
+
+// A row-major rows x cols matrix, transposed (cols x rows).
+std::vector<double> Transposed(const std::vector<double>& a, int64_t rows, int64_t cols);
+
+// One (n, c) plane of either direction, written as the backward product: result =
+// M_H^T * S * M_W, where S is the source plane (src_h x src_w) and each M is src x result.
+// The backward operator applies M = A (gradIn = A_H^T * G * A_W); the forward operator M = A^T
+// (y = A_H * x * A_W^T), so its callers pass Transposed(A) and its supports likewise.
+// Alongside the value: m = sum |M_H * M_W * S| per element (the contract's tolerance scale),
+// `terms`, the number of non-zero products summed, and `support_magnitude` = sum |S| *
+// support_h * support_w over the entries both supports visit (DenseSupport's bounds).
 struct PlaneResult {
-  std::vector<double> value;  // h_in x w_in
+  std::vector<double> value;  // result_h x result_w
   std::vector<double> magnitude;
   std::vector<double> terms;
   std::vector<double> support_magnitude;
-  // The largest partial sums either pass order can meet: max over (o, w) of
-  // sum_p |G[o, p] * A_W[p, w]| (width pass first) and over (h, p) of sum_o |A_H[o, h] * G[o, p]|
+  // The largest partial sums either pass order can meet: max over (s, r) of
+  // sum_q |S[s, q] * M_W[q, r]| (width pass first) and over (r, q) of sum_s |M_H[s, r] * S[s, q]|
   // (height pass first). Past float32's range a float32 implementation may overflow there.
   double max_intermediate = 0.0;
 };
-PlaneResult BackwardPlane(const std::vector<double>& a_h, const std::vector<double>& a_w,
-                          const std::vector<double>& support_h,
-                          const std::vector<double>& support_w, int64_t h_out, int64_t w_out,
-                          int64_t h_in, int64_t w_in, const std::vector<double>& grad);
+PlaneResult ApplyPlane(const std::vector<double>& m_h, const std::vector<double>& m_w,
+                       const std::vector<double>& support_h, const std::vector<double>& support_w,
+                       int64_t src_h, int64_t src_w, int64_t result_h, int64_t result_w,
+                       const std::vector<double>& source);
 
 }  // namespace fuzz_ref
 
