@@ -1144,7 +1144,7 @@ void Runner::CreateHandles() {
 void Runner::DestroyInputs() {
   // The executor keeps what it needs (section 2): destroying these before phase 2 is allowed.
   if (source_t_ != nullptr)
-    FUZZ_CHECK(aclDestroyTensor(source_t_) == ACLNN_SUCCESS, "destroy grad");
+    FUZZ_CHECK(aclDestroyTensor(source_t_) == ACLNN_SUCCESS, "destroy source");
   if (out_t_ != nullptr) FUZZ_CHECK(aclDestroyTensor(out_t_) == ACLNN_SUCCESS, "destroy out");
   FUZZ_CHECK(aclDestroyIntArray(output_size_) == ACLNN_SUCCESS, "destroy outputSize");
   FUZZ_CHECK(aclDestroyIntArray(input_size_) == ACLNN_SUCCESS, "destroy inputSize");
