@@ -555,11 +555,16 @@ void MakeLayout(TensorCase* t, uint8_t layout, uint32_t seed) {
 }
 
 // Elements the storage must hold for the view (non-negative strides), at least 1.
+// Saturates at 2^100: each (dim - 1) * stride may approach 2^126, so a sum of them overflows
+// __int128, while anything past int64 ends up as the same clamped storage.
 Int128 NeededStorage(const TensorCase& t, const std::vector<int64_t>& strides) {
+  constexpr Int128 kSaturated = Int128{1} << 100;
   Int128 need = Int128{std::max<int64_t>(t.offset, 0)} + 1;
   if (t.Empty()) return need;
   for (size_t d = 0; d < t.dims.size(); ++d) {
-    if (t.dims[d] > 0) need += Int128{t.dims[d] - 1} * std::max<int64_t>(strides[d], 0);
+    if (t.dims[d] <= 0) continue;
+    const Int128 reach = Int128{t.dims[d] - 1} * std::max<int64_t>(strides[d], 0);
+    need = std::min(need + std::min(reach, kSaturated), kSaturated);
   }
   return need;
 }
