@@ -391,7 +391,7 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
          c->out.dims[2] = out_h;
        },
        ACLNN_ERR_PARAM_INVALID,
-       {"upscaling factor of axis H", "inputSize 2"}},
+       {"upscaling factor of axis H", "x size 2"}},
       {"#16 scale beyond the upscaling limit",
        [](const Op& op) { return !op.scales_need_consistent_size && op.max_upscale > 0; },
        [](const Op& op, Call* c) { c->scales_w = op.max_upscale * 1.01; },

@@ -57,13 +57,18 @@ aclnnStatus CheckScaleRatios(const aclnn_upsample_operator& op, const AxisSpec& 
                      "a scale whose inverse is finite (0: not given)", ToText(axis->scale));
     }
     if (op.max_upscale > 0.0 && !(ratio >= 1.0 / op.max_upscale)) {
+      // The forward input's size is inputSize in a backward signature and the source's own size
+      // in a forward one, which has no inputSize.
+      const std::string in_size = op.direction == ACLNN_UPSAMPLE_FORWARD
+                                      ? std::string(op.source_name) + " size"
+                                      : std::string("inputSize");
       return Invalid(op, std::string("upscaling factor of axis ") + name,
                      "at most " + ToText(op.max_upscale) +
                          " (input/output ratio >= " + ToText(1.0 / op.max_upscale) +
-                         ", from 1/scales if given, else inputSize/outputSize)",
-                     "ratio " + ToText(ratio) + " (inputSize " + std::to_string(axis->in_size) +
-                         ", outputSize " + std::to_string(axis->out_size) + ", scales " +
-                         ToText(axis->scale) + ")");
+                         ", from 1/scales if given, else " + in_size + "/outputSize)",
+                     "ratio " + ToText(ratio) + " (" + in_size + " " +
+                         std::to_string(axis->in_size) + ", outputSize " +
+                         std::to_string(axis->out_size) + ", scales " + ToText(axis->scale) + ")");
     }
   }
   return ACLNN_SUCCESS;
