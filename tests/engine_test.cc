@@ -409,10 +409,11 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
 }
 
 // Results the last pass writes in place as whole rows (planar W first, channels-last W first with
-// dense pixels) also stream in big float32 calls, where a forward upsample, which writes four
-// times what it reads, saves most; a streamed run writes the same bits as a cached one, aligned
-// or not, at 1 and 3 threads. Planar rows stream their whole vectors when the row starts on a
-// vector (a 2x forward of 64 -> 128 does; 61 -> 122 ends in a partial vector).
+// dense pixels) also stream in big float32 calls whose result is at least as large as their
+// source, as a forward upsample's (which writes four times what it reads); a streamed run writes
+// the same bits as a cached one, aligned or not, at 1 and 3 threads. Planar rows stream their whole
+// vectors when the row starts on a vector (a 2x forward of 64 -> 128 does; 61 -> 122 ends in a
+// partial vector).
 TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
   for (const bool channels_last : {false, true}) {
     PlaneView source, result;
@@ -427,6 +428,12 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
     EXPECT_TRUE(big.schedule.stream_result) << "channels_last " << channels_last;
     EXPECT_FALSE(BuildPlan(DType::kBFloat16, source, result, up, up, 2, PassOrder::kWidthFirst)
                      .schedule.stream_result);
+    // The backward of the same upsample writes a quarter of what it reads: cached stores.
+    ShapeViews(Problem{8, 64, 64, 64, 128, 128, channels_last}, &source, &result);
+    const AxisRuns down = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
+    EXPECT_FALSE(BuildPlan(DType::kFloat32, source, result, down, down, 2, PassOrder::kWidthFirst)
+                     .schedule.stream_result)
+        << "channels_last " << channels_last;
   }
   std::mt19937 rng(29);
   std::normal_distribution<float> normal;

@@ -219,18 +219,27 @@ bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& sch
 // too large for the result to be found in cache afterwards (kStreamedResultMinTraffic). The
 // kernels that have them write float32 results straight into the tensor: the channels-last W
 // pass (H first), and the H pass writing whole result rows in place (channels-last W first with
-// dense pixels, planar W first). A forward upsample writes four times what it reads, so there
-// they save most.
+// dense pixels, planar W first, interleaved W first). For the latter, only where the result is
+// at least as large as the source: a forward upsample writes four times what it reads, and
+// streaming made it 1.6x faster (bench/RESULTS.md), while the backward of a 2x upsample, whose
+// result is a quarter of the source, ran about 8 % slower streamed than cached back to back.
 bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& schedule) {
   if (problem.dtype != DType::kFloat32 ||
       TrafficBytes(problem.source, problem.result, problem.dtype) <= kStreamedResultMinTraffic) {
     return false;
   }
-  if (schedule.layout == Layout::kChannelsLast) {
-    return schedule.h_pass_first || schedule.result_pixels_dense;
+  if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) return true;
+  const auto plane = [](const PlaneView& view) { return view.h * view.w; };
+  if (plane(problem.result) < plane(problem.source)) return false;
+  switch (schedule.layout) {
+    case Layout::kChannelsLast:
+      return schedule.result_pixels_dense;
+    case Layout::kInterleaved:
+      return !schedule.h_pass_first;
+    case Layout::kPlanar:
+      return schedule.planar_path == PlanarPath::kWidthFirst && schedule.result_rows_float_in_place;
   }
-  if (schedule.layout == Layout::kInterleaved) return !schedule.h_pass_first;
-  return schedule.planar_path == PlanarPath::kWidthFirst && schedule.result_rows_float_in_place;
+  return false;
 }
 
 // The units tasks are cut from are independent of each other: planes, or image x channel block
