@@ -72,6 +72,12 @@ GatherAxis WidthGather(const Plan& plan) {
                         &schedule.w_periodic);
 }
 
+// How a last pass that writes result rows in place stores them: streamed where the plan asks
+// (plan.cc, ShouldStreamResult). Execute flushes once a task ends.
+ResultStores InPlaceResultStores(const CpuSchedule& schedule) {
+  return schedule.stream_result ? ResultStores::kStreamed : ResultStores::kCached;
+}
+
 // Where the H pass of result row `hi` starts reading, in rows past the band's first row `row0`
 // (0 for an empty run, which reads nothing).
 int64_t RunRowOffset(const AxisRuns& axis, int64_t hi, int64_t row0) {
@@ -92,23 +98,17 @@ class PlanarTask {
         scratch_(SlotScratch(schedule_, workspace, slot)),
         gather_(WidthGather(plan)),
         source_direct_(schedule_.source_rows_float_in_place),
-        result_direct_(schedule_.result_rows_float_in_place),
-        stores_(schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached) {}
+        result_direct_(schedule_.result_rows_float_in_place) {}
 
   void Run() {
     switch (schedule_.planar_path) {
       case PlanarPath::kHeightFirst:
-        RunHFirst();
-        break;
+        return RunHFirst();
       case PlanarPath::kWidthOnly:
-        RunWOnly();
-        break;
+        return RunWOnly();
       case PlanarPath::kWidthFirst:
-        RunWFirst();
-        break;
+        return RunWFirst();
     }
-    // Streamed result stores are ordered before the pool hands the task's end to the caller.
-    if (schedule_.stream_result) kernels::FlushStreamedStores();
   }
 
  private:
@@ -169,29 +169,31 @@ class PlanarTask {
     if (problem_.axis_w.identity && source_direct_) {
       tile = reinterpret_cast<const float*>(SourceRow(row0));  // the source's own rows
       stride = problem_.source.stride_h;
-    } else if (source_direct_) {
-      tile = scratch_.tile.Span(0, rows * result_w_);
-      GatherRows(gather_, rows, reinterpret_cast<const float*>(SourceRow(row0)),
-                 problem_.source.stride_h, scratch_.tile.Span(0, rows * result_w_), result_w_);
-    } else if (problem_.axis_w.identity) {
-      tile = scratch_.tile.Span(0, rows * result_w_);
-      for (int64_t r = 0; r < rows; ++r) {
-        LoadAsFloat(problem_.dtype, SourceRow(row0 + r), problem_.source.stride_w, source_w_,
-                    scratch_.tile.Span(r * result_w_, result_w_));
-      }
     } else {
-      tile = scratch_.tile.Span(0, rows * result_w_);
-      // A row group at a time, so the W pass shares its weight loads across rows as it does
-      // on float rows read in place.
-      const auto group_rows = static_cast<int64_t>(kRowGroup);
-      for (int64_t r0 = 0; r0 < rows; r0 += group_rows) {
-        const int64_t group = std::min(group_rows, rows - r0);
-        for (int64_t r = 0; r < group; ++r) {
-          LoadAsFloat(problem_.dtype, SourceRow(row0 + r0 + r), problem_.source.stride_w, source_w_,
-                      scratch_.source.Span(r * source_w_, source_w_));
+      float* const tile_rows = scratch_.tile.Span(0, rows * result_w_);
+      tile = tile_rows;
+      if (source_direct_) {
+        GatherRows(gather_, rows, reinterpret_cast<const float*>(SourceRow(row0)),
+                   problem_.source.stride_h, tile_rows, result_w_);
+      } else if (problem_.axis_w.identity) {
+        for (int64_t r = 0; r < rows; ++r) {
+          LoadAsFloat(problem_.dtype, SourceRow(row0 + r), problem_.source.stride_w, source_w_,
+                      tile_rows + r * result_w_);
         }
-        GatherRows(gather_, static_cast<size_t>(group), scratch_.source.Span(0, group * source_w_),
-                   source_w_, scratch_.tile.Span(r0 * result_w_, group * result_w_), result_w_);
+      } else {
+        // A row group at a time, so the W pass shares its weight loads across rows as it does
+        // on float rows read in place.
+        const auto group_rows = static_cast<int64_t>(kRowGroup);
+        for (int64_t r0 = 0; r0 < rows; r0 += group_rows) {
+          const int64_t group = std::min(group_rows, rows - r0);
+          float* const source_rows = scratch_.source.Span(0, group * source_w_);
+          for (int64_t r = 0; r < group; ++r) {
+            LoadAsFloat(problem_.dtype, SourceRow(row0 + r0 + r), problem_.source.stride_w,
+                        source_w_, source_rows + r * source_w_);
+          }
+          GatherRows(gather_, static_cast<size_t>(group), source_rows, source_w_,
+                     tile_rows + r0 * result_w_, result_w_);
+        }
       }
     }
     const AxisRuns& ax_h = problem_.axis_h;
@@ -200,7 +202,7 @@ class PlanarTask {
                                   : scratch_.result.Span(0, result_w_);
       CombineRows(dst, result_w_, tile + RunRowOffset(ax_h, hi, row0) * stride, stride,
                   ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  result_direct_ ? stores_ : ResultStores::kCached);
+                  result_direct_ ? InPlaceResultStores(schedule_) : ResultStores::kCached);
       if (!result_direct_) StoreResultRow(hi, dst);
     }
   }
@@ -258,7 +260,6 @@ class PlanarTask {
   const Scratch scratch_;
   const GatherAxis gather_;
   const bool source_direct_, result_direct_;
-  const ResultStores stores_;  // how result rows written in place are stored
 };
 
 // Channels contiguous in both tensors: both passes combine whole C-vectors. Scratch rows hold
@@ -292,14 +293,9 @@ class ChannelsLastTask {
     } else {
       RunWFirst();
     }
-    // Streamed result stores are ordered before the pool hands the task's end to the caller.
-    if (schedule_.stream_result) kernels::FlushStreamedStores();
   }
 
  private:
-  ResultStores Stores() const {
-    return schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached;
-  }
   char* SourcePixel(int64_t ho, int64_t wo) const {
     return At(problem_.source, elem_, n_, c0_, ho, wo);
   }
@@ -353,7 +349,7 @@ class ChannelsLastTask {
           direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result.Span(0, tile_row);
       CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
                   ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  direct ? Stores() : ResultStores::kCached);
+                  direct ? InPlaceResultStores(schedule_) : ResultStores::kCached);
       if (!direct) StoreResultRow(hi, dst);
     }
   }
@@ -417,7 +413,7 @@ class ChannelsLastTask {
   void WPassRow(int64_t hi, const float* row) const {
     if (f32_) {
       GatherPixels(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
-                   problem_.result.stride_w, Stores());
+                   problem_.result.stride_w, InPlaceResultStores(schedule_));
     } else {
       float* const converted = scratch_.result.Span(0, result_w_ * width_);
       GatherPixels(gather_, width_, row, width_, converted, width_);
@@ -460,7 +456,6 @@ class InterleavedTask {
     } else {
       RunWFirst();
     }
-    if (schedule_.stream_result) kernels::FlushStreamedStores();
   }
 
  private:
@@ -507,13 +502,11 @@ class InterleavedTask {
       WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, tile_row));
     }
     const AxisRuns& ax_h = problem_.axis_h;
-    const ResultStores stores =
-        schedule_.stream_result ? ResultStores::kStreamed : ResultStores::kCached;
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
       float* const dst = ResultRowAsFloat(hi);
       CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
                   ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  f32_ ? stores : ResultStores::kCached);
+                  f32_ ? InPlaceResultStores(schedule_) : ResultStores::kCached);
       StoreResultRow(hi, dst);
     }
   }
@@ -553,12 +546,17 @@ void Execute(const Plan& plan, void* workspace) {
   const TaskFunction run = [&plan, workspace](int64_t task, int slot) {
     switch (plan.schedule.layout) {
       case Layout::kChannelsLast:
-        return ChannelsLastTask(plan, workspace, task, slot).Run();
+        ChannelsLastTask(plan, workspace, task, slot).Run();
+        break;
       case Layout::kInterleaved:
-        return InterleavedTask(plan, workspace, task, slot).Run();
+        InterleavedTask(plan, workspace, task, slot).Run();
+        break;
       case Layout::kPlanar:
-        return PlanarTask(plan, workspace, task, slot).Run();
+        PlanarTask(plan, workspace, task, slot).Run();
+        break;
     }
+    // Streamed result stores are ordered before the pool hands the task's end to the caller.
+    if (plan.schedule.stream_result) kernels::FlushStreamedStores();
   };
   ParallelFor(plan.schedule.num_tasks, plan.schedule.num_slots, run);
 }

@@ -21,6 +21,14 @@ aclnnStatus Invalid(const aclnn_upsample_operator& op, const std::string& parame
   return Fail(ACLNN_ERR_PARAM_INVALID, op.name, parameter, expected, actual);
 }
 
+// The input/output ratio an operator that uses every positive scale as given applies to an
+// axis: 1/scales if scales > 0, else in/out. (alignCorners changes the sampling positions, not
+// the ratio the upscaling limit is measured by: contract 3.3.)
+double GivenScaleRatio(const AxisSpec& axis) {
+  return axis.scale > 0.0 ? 1.0 / axis.scale
+                          : static_cast<double>(axis.in_size) / static_cast<double>(axis.out_size);
+}
+
 // #14: an operator that does not accept empty tensors rejects N or C of 0.
 aclnnStatus CheckEmpty(const aclnn_upsample_operator& op, const Problem& problem) {
   if (op.accepts_empty || !problem.empty()) return ACLNN_SUCCESS;
@@ -75,11 +83,6 @@ aclnnStatus CheckScaleRatios(const aclnn_upsample_operator& op, const AxisSpec& 
 }
 
 }  // namespace
-
-double GivenScaleRatio(const AxisSpec& axis) {
-  return axis.scale > 0.0 ? 1.0 / axis.scale
-                          : static_cast<double>(axis.in_size) / static_cast<double>(axis.out_size);
-}
 
 aclnnStatus CheckOperatorRules(const aclnn_upsample_operator& op, const Problem& problem,
                                const AxisSpec& axis_h, const AxisSpec& axis_w) {

@@ -12,11 +12,6 @@
 
 namespace aclnn_upsample {
 
-// The input/output ratio an operator that uses every positive scale as given applies to an
-// axis: 1/scales if scales > 0, else in/out. (alignCorners changes the sampling positions, not
-// the ratio the upscaling limit is measured by: contract 3.3.)
-double GivenScaleRatio(const AxisSpec& axis);
-
 // Checks #14-#16 of a validated problem with its two axes, in order; the first failure's status.
 aclnnStatus CheckOperatorRules(const aclnn_upsample_operator& op, const Problem& problem,
                                const AxisSpec& axis_h, const AxisSpec& axis_w);

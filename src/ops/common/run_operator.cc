@@ -13,6 +13,9 @@
 
 namespace aclnn_upsample {
 
+namespace {
+
+// The H and W axes of a validated problem, with the caller's alignCorners and scales.
 AxisSpec HeightAxis(const Problem& problem, bool align_corners, double scales_h) {
   return AxisSpec{problem.forward_in_h, problem.forward_out_h, align_corners, scales_h};
 }
@@ -21,17 +24,23 @@ AxisSpec WidthAxis(const Problem& problem, bool align_corners, double scales_w) 
   return AxisSpec{problem.forward_in_w, problem.forward_out_w, align_corners, scales_w};
 }
 
+// Builds both axes' weights and the plan (the matrix itself for a forward operator, its
+// transpose for a backward one), registers the executor and reports the workspace. The weights
+// are built inside the try too: they are phase 1's largest allocation, and no exception may
+// leave the C API.
 aclnnStatus PlanOperator(const aclnn_upsample_operator& op, const Problem& problem,
-                         const ForwardAxis& axis_h, const ForwardAxis& axis_w,
+                         AxisBuilder build_axis, const AxisSpec& axis_h, const AxisSpec& axis_w,
                          uint64_t* workspace_size, aclOpExecutor** executor) {
   try {
     auto made = std::make_unique<Executor>();
     made->op_name = op.name;
     const uint64_t traffic = TrafficBytes(problem.source, problem.result, problem.dtype);
     const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
-    made->plan = BuildPlan(problem.dtype, problem.source, problem.result,
-                           forward ? AsGather(axis_h) : Transpose(axis_h),
-                           forward ? AsGather(axis_w) : Transpose(axis_w), ThreadCountFor(traffic));
+    const auto runs = [&](const AxisSpec& axis) {
+      return forward ? AsGather(build_axis(axis)) : Transpose(build_axis(axis));
+    };
+    made->plan = BuildPlan(problem.dtype, problem.source, problem.result, runs(axis_h),
+                           runs(axis_w), ThreadCountFor(traffic));
     const uint64_t bytes = made->plan.schedule.workspace_bytes;
     aclOpExecutor* handle = RegisterExecutor(std::move(made));
     *workspace_size = bytes;
@@ -42,6 +51,8 @@ aclnnStatus PlanOperator(const aclnn_upsample_operator& op, const Problem& probl
                 "out of memory");
   }
 }
+
+}  // namespace
 
 aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis,
                        const aclTensor* source, const aclIntArray* output_size,
@@ -56,8 +67,7 @@ aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis
   const AxisSpec axis_w = WidthAxis(problem, align_corners, scales_w);
   status = CheckOperatorRules(op, problem, axis_h, axis_w);
   if (status != ACLNN_SUCCESS) return status;
-  return PlanOperator(op, problem, build_axis(axis_h), build_axis(axis_w), workspace_size,
-                      executor);
+  return PlanOperator(op, problem, build_axis, axis_h, axis_w, workspace_size, executor);
 }
 
 aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint64_t workspace_size,

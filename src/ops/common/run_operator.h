@@ -1,5 +1,6 @@
-// The two halves every operator shares once its own rules have run: turning validated axes
-// into a registered executor (phase 1), and running an executor (phase 2).
+// The two halves every operator shares: phase 1 (the shared checks, the rules its table row
+// states, and the plan from its 1-D weight builder, registered as an executor) and phase 2
+// (running an executor). An operator's entry points are one call each.
 #ifndef ACLNN_UPSAMPLE_OPS_COMMON_RUN_OPERATOR_H_
 #define ACLNN_UPSAMPLE_OPS_COMMON_RUN_OPERATOR_H_
 
@@ -11,16 +12,6 @@
 #include "ops/common/validation.h"
 
 namespace aclnn_upsample {
-
-// The H and W axes of a validated problem, with the caller's alignCorners and scales.
-AxisSpec HeightAxis(const Problem& problem, bool align_corners, double scales_h);
-AxisSpec WidthAxis(const Problem& problem, bool align_corners, double scales_w);
-
-// Builds the plan from the forward axes (run as A for a forward operator, as A^T for a backward
-// one), registers the executor and reports the workspace.
-aclnnStatus PlanOperator(const aclnn_upsample_operator& op, const Problem& problem,
-                         const ForwardAxis& axis_h, const ForwardAxis& axis_w,
-                         uint64_t* workspace_size, aclOpExecutor** executor);
 
 // Phase 1 of any operator: the shared checks, the row's own rules (operator_rules.h), then the
 // plan from the operator's 1-D weight builder. `input_size` is ignored for a forward operator.
