@@ -43,7 +43,10 @@ typedef aclnnStatus (*aclnn_upsample_run_fn)(void* workspace, uint64_t workspace
 typedef struct {
   /** CANN's operator name, e.g. "aclnnUpsampleBilinear2dBackwardV2". */
   const char* name;
-  /** The 1-D weights, shared by a forward/backward pair: "bilinear", "bicubic_aa". */
+  /**
+   * The 1-D weights, shared by a forward/backward pair: "bilinear", "bicubic_aa", "bilinear_aa",
+   * "bicubic", "nearest", "nearest_exact".
+   */
   const char* mode;
   aclnn_upsample_direction direction;
   /** The upsample-grad subcommand, e.g. "bilinear" or "bilinear-forward". */
@@ -59,13 +62,21 @@ typedef struct {
   bool rejects_negative_scales;
   /**
    * Scales are used only when outputSize == floor(size * scales) and 1/scales >= 0.01 (the
-   * bilinear rule of OPERATORS.md 1.3); else any positive scale is used as given.
+   * bilinear rule of OPERATORS.md 1.3), else read as not given; otherwise any positive scale is
+   * used as given (its inverse must be finite).
    */
   bool scales_need_consistent_size;
   /** The largest upscaling factor per axis (in/out ratio >= 1/this), or 0 for no limit. */
   double max_upscale;
   aclnn_upsample_get_workspace_size_fn get_workspace_size;
   aclnn_upsample_run_fn run;
+  /**
+   * Whether the operator has an alignCorners parameter (the nearest family has none): where it
+   * does not, get_workspace_size ignores the one it is passed.
+   */
+  bool takes_align_corners;
+  /** Whether the operator has scales parameters (aclnnUpsampleNearest2d has none): likewise. */
+  bool takes_scales;
 } aclnn_upsample_operator;
 
 /** The number of rows in the table. */

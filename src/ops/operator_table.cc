@@ -1,5 +1,6 @@
 // The operator table (include/aclnn_upsample/operators.h): each operator's folder under ops/
-// defines its row; adding an operator adds one line to each list below.
+// defines its row; adding an operator adds one line to each list below. New rows go at the end:
+// the fuzzer's corpus names rows by index.
 #include <cstring>
 #include <iterator>
 
@@ -11,6 +12,16 @@ extern const aclnn_upsample_operator kUpsampleBilinear2d;
 extern const aclnn_upsample_operator kUpsampleBilinear2dBackwardV2;
 extern const aclnn_upsample_operator kUpsampleBicubic2dAA;
 extern const aclnn_upsample_operator kUpsampleBicubic2dAAGrad;
+extern const aclnn_upsample_operator kUpsampleBilinear2dBackward;
+extern const aclnn_upsample_operator kUpsampleBilinear2dAA;
+extern const aclnn_upsample_operator kUpsampleBilinear2dAABackward;
+extern const aclnn_upsample_operator kUpsampleBicubic2d;
+extern const aclnn_upsample_operator kUpsampleBicubic2dBackward;
+extern const aclnn_upsample_operator kUpsampleNearest2dV2;
+extern const aclnn_upsample_operator kUpsampleNearest2d;
+extern const aclnn_upsample_operator kUpsampleNearest2dBackward;
+extern const aclnn_upsample_operator kUpsampleNearestExact2d;
+extern const aclnn_upsample_operator kUpsampleNearestExact2dBackward;
 
 namespace {
 
@@ -19,6 +30,16 @@ const aclnn_upsample_operator* const kOperators[] = {
     &kUpsampleBilinear2dBackwardV2,
     &kUpsampleBicubic2dAA,
     &kUpsampleBicubic2dAAGrad,
+    &kUpsampleBilinear2dBackward,
+    &kUpsampleBilinear2dAA,
+    &kUpsampleBilinear2dAABackward,
+    &kUpsampleBicubic2d,
+    &kUpsampleBicubic2dBackward,
+    &kUpsampleNearest2dV2,
+    &kUpsampleNearest2d,
+    &kUpsampleNearest2dBackward,
+    &kUpsampleNearestExact2d,
+    &kUpsampleNearestExact2dBackward,
 };
 
 }  // namespace

@@ -82,7 +82,28 @@ aclnnStatus CheckScaleRatios(const aclnn_upsample_operator& op, const AxisSpec& 
   return ACLNN_SUCCESS;
 }
 
+// Contract 1.3: a scale is used only when it gives outputSize (out == floor(in * scale)) and is
+// not a more than 100x upsample.
+bool ScaleConsistentWithSize(const AxisSpec& axis) {
+  return static_cast<double>(axis.out_size) ==
+             std::floor(static_cast<double>(axis.in_size) * axis.scale) &&
+         1.0 / axis.scale >= 0.01;
+}
+
 }  // namespace
+
+AxisSpec AxisAsGiven(const aclnn_upsample_operator& op, int64_t in_size, int64_t out_size,
+                     bool align_corners, double scale) {
+  return AxisSpec{in_size, out_size, op.takes_align_corners && align_corners,
+                  op.takes_scales ? scale : 0.0};
+}
+
+AxisSpec AxisAsUsed(const aclnn_upsample_operator& op, AxisSpec axis) {
+  if (!(axis.scale > 0.0) || (op.scales_need_consistent_size && !ScaleConsistentWithSize(axis))) {
+    axis.scale = 0.0;
+  }
+  return axis;
+}
 
 aclnnStatus CheckOperatorRules(const aclnn_upsample_operator& op, const Problem& problem,
                                const AxisSpec& axis_h, const AxisSpec& axis_w) {

@@ -15,15 +15,6 @@ namespace aclnn_upsample {
 
 namespace {
 
-// The H and W axes of a validated problem, with the caller's alignCorners and scales.
-AxisSpec HeightAxis(const Problem& problem, bool align_corners, double scales_h) {
-  return AxisSpec{problem.forward_in_h, problem.forward_out_h, align_corners, scales_h};
-}
-
-AxisSpec WidthAxis(const Problem& problem, bool align_corners, double scales_w) {
-  return AxisSpec{problem.forward_in_w, problem.forward_out_w, align_corners, scales_w};
-}
-
 // Builds both axes' weights and the plan (the matrix itself for a forward operator, its
 // transpose for a backward one), registers the executor and reports the workspace. The weights
 // are built inside the try too: they are phase 1's largest allocation, and no exception may
@@ -63,11 +54,14 @@ aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis
   aclnnStatus status =
       ValidateCommon(op, source, output_size, input_size, out, workspace_size, executor, &problem);
   if (status != ACLNN_SUCCESS) return status;
-  const AxisSpec axis_h = HeightAxis(problem, align_corners, scales_h);
-  const AxisSpec axis_w = WidthAxis(problem, align_corners, scales_w);
+  const AxisSpec axis_h =
+      AxisAsGiven(op, problem.forward_in_h, problem.forward_out_h, align_corners, scales_h);
+  const AxisSpec axis_w =
+      AxisAsGiven(op, problem.forward_in_w, problem.forward_out_w, align_corners, scales_w);
   status = CheckOperatorRules(op, problem, axis_h, axis_w);
   if (status != ACLNN_SUCCESS) return status;
-  return PlanOperator(op, problem, build_axis, axis_h, axis_w, workspace_size, executor);
+  return PlanOperator(op, problem, build_axis, AxisAsUsed(op, axis_h), AxisAsUsed(op, axis_w),
+                      workspace_size, executor);
 }
 
 aclnnStatus RunOperator(const aclnn_upsample_operator& op, void* workspace, uint64_t workspace_size,

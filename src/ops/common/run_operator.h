@@ -22,19 +22,17 @@ aclnnStatus PlanResize(const aclnn_upsample_operator& op, AxisBuilder build_axis
                        double scales_w, aclTensor* out, uint64_t* workspace_size,
                        aclOpExecutor** executor);
 
-// A forward operator's phase 1 in the table's uniform signature (include/aclnn_upsample/
-// operators.h), which has an inputSize that a forward signature lacks.
-using ForwardGetWorkspaceSize = aclnnStatus (*)(const aclTensor* source,
-                                                const aclIntArray* output_size, bool align_corners,
-                                                double scales_h, double scales_w, aclTensor* out,
-                                                uint64_t* workspace_size, aclOpExecutor** executor);
-template <ForwardGetWorkspaceSize kForward>
-aclnnStatus IgnoringInputSize(const aclTensor* source, const aclIntArray* output_size,
-                              const aclIntArray* /*input_size*/, bool align_corners,
-                              double scales_h, double scales_w, aclTensor* out,
-                              uint64_t* workspace_size, aclOpExecutor** executor) {
-  return kForward(source, output_size, align_corners, scales_h, scales_w, out, workspace_size,
-                  executor);
+// Operator `kOp`'s phase 1 with its weights `kBuild`, in the table's uniform signature
+// (include/aclnn_upsample/operators.h): both its table entry and its C entry point. Parameters
+// the operator's own signature lacks are ignored (a forward inputSize; alignCorners or scales
+// where its row says it takes none).
+template <const aclnn_upsample_operator& kOp, AxisBuilder kBuild>
+aclnnStatus PlanRow(const aclTensor* source, const aclIntArray* output_size,
+                    const aclIntArray* input_size, bool align_corners, double scales_h,
+                    double scales_w, aclTensor* out, uint64_t* workspace_size,
+                    aclOpExecutor** executor) {
+  return PlanResize(kOp, kBuild, source, output_size, input_size, align_corners, scales_h, scales_w,
+                    out, workspace_size, executor);
 }
 
 // Phase 2 of any operator: checks the executor and workspace, then runs the plan.

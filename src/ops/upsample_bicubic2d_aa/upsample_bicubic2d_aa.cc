@@ -12,6 +12,7 @@
 
 namespace aclnn_upsample {
 
+extern const aclnn_upsample_operator kUpsampleBicubic2dAA;
 extern const aclnn_upsample_operator kUpsampleBicubic2dAA = {
     "aclnnUpsampleBicubic2dAA",
     "bicubic_aa",
@@ -24,8 +25,10 @@ extern const aclnn_upsample_operator kUpsampleBicubic2dAA = {
     /*rejects_negative_scales=*/true,
     /*scales_need_consistent_size=*/false,
     /*max_upscale=*/50.0,
-    IgnoringInputSize<aclnnUpsampleBicubic2dAAGetWorkspaceSize>,
+    PlanRow<kUpsampleBicubic2dAA, BuildBicubicAAAxis>,
     aclnnUpsampleBicubic2dAA,
+    /*takes_align_corners=*/true,
+    /*takes_scales=*/true,
 };
 
 }  // namespace aclnn_upsample
@@ -34,9 +37,9 @@ extern "C" aclnnStatus aclnnUpsampleBicubic2dAAGetWorkspaceSize(
     const aclTensor* x, const aclIntArray* outputSize, bool alignCorners, double scalesH,
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
   using namespace aclnn_upsample;
-  return PlanResize(kUpsampleBicubic2dAA, BuildBicubicAAAxis, x, outputSize,
-                    /*input_size=*/nullptr, alignCorners, scalesH, scalesW, out, workspaceSize,
-                    executor);
+  return PlanRow<kUpsampleBicubic2dAA, BuildBicubicAAAxis>(
+      x, outputSize,
+      /*input_size=*/nullptr, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleBicubic2dAA(void* workspace, uint64_t workspaceSize,

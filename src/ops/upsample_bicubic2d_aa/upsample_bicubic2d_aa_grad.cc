@@ -8,6 +8,7 @@
 
 namespace aclnn_upsample {
 
+extern const aclnn_upsample_operator kUpsampleBicubic2dAAGrad;
 extern const aclnn_upsample_operator kUpsampleBicubic2dAAGrad = {
     "aclnnUpsampleBicubic2dAAGrad",
     "bicubic_aa",
@@ -20,8 +21,10 @@ extern const aclnn_upsample_operator kUpsampleBicubic2dAAGrad = {
     /*rejects_negative_scales=*/true,
     /*scales_need_consistent_size=*/false,
     /*max_upscale=*/50.0,
-    aclnnUpsampleBicubic2dAAGradGetWorkspaceSize,
+    PlanRow<kUpsampleBicubic2dAAGrad, BuildBicubicAAAxis>,
     aclnnUpsampleBicubic2dAAGrad,
+    /*takes_align_corners=*/true,
+    /*takes_scales=*/true,
 };
 
 }  // namespace aclnn_upsample
@@ -31,8 +34,9 @@ extern "C" aclnnStatus aclnnUpsampleBicubic2dAAGradGetWorkspaceSize(
     bool alignCorners, double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
   using namespace aclnn_upsample;
-  return PlanResize(kUpsampleBicubic2dAAGrad, BuildBicubicAAAxis, gradOutput, outputSize, inputSize,
-                    alignCorners, scalesH, scalesW, out, workspaceSize, executor);
+  return PlanRow<kUpsampleBicubic2dAAGrad, BuildBicubicAAAxis>(gradOutput, outputSize, inputSize,
+                                                               alignCorners, scalesH, scalesW, out,
+                                                               workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleBicubic2dAAGrad(void* workspace, uint64_t workspaceSize,

@@ -3,24 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
-namespace aclnn_upsample {
+#include "ops/common/axis_ratio.h"
 
-double BilinearAxisRatio(const AxisSpec& axis) {
-  const double in = static_cast<double>(axis.in_size);
-  const double out = static_cast<double>(axis.out_size);
-  if (axis.align_corners) return axis.out_size > 1 ? (in - 1.0) / (out - 1.0) : 0.0;
-  if (axis.scale > 0.0 && static_cast<double>(axis.out_size) == std::floor(in * axis.scale) &&
-      1.0 / axis.scale >= 0.01) {
-    return 1.0 / axis.scale;
-  }
-  return in / out;
-}
+namespace aclnn_upsample {
 
 ForwardAxis BuildBilinearAxis(const AxisSpec& axis) {
   ForwardAxis forward;
   forward.in_size = axis.in_size;
   forward.out_size = axis.out_size;
-  const double ratio = BilinearAxisRatio(axis);
+  const double ratio = SourceRatio(axis);
   const int64_t last = axis.in_size - 1;
   for (int64_t o = 0; o < axis.out_size; ++o) {
     if (axis.in_size == axis.out_size) {
@@ -31,7 +22,7 @@ ForwardAxis BuildBilinearAxis(const AxisSpec& axis) {
     const double src = axis.align_corners
                            ? static_cast<double>(o) * ratio
                            : std::max(0.0, (static_cast<double>(o) + 0.5) * ratio - 0.5);
-    const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), last);
+    const int64_t i0 = FloorIndexAtMost(src, last);
     const double l1 = std::clamp(src - static_cast<double>(i0), 0.0, 1.0);
     const double taps[2] = {1.0 - l1, l1};
     // On the last input both taps land on one index; keep both (summed by Transpose) so that

@@ -1,16 +1,13 @@
-// The 1-D matrix of aclnnUpsampleBilinear2d and of its gradient aclnnUpsampleBilinear2dBackwardV2:
-// which ratio an axis uses and the bilinear weights (contract sections 1.1 and 1.3).
+// The 1-D matrix of aclnnUpsampleBilinear2d and of its gradients aclnnUpsampleBilinear2dBackwardV2
+// and aclnnUpsampleBilinear2dBackward (contract section 1.1). The operators differ only in which
+// scales they use (their rows' scales_need_consistent_size), which the common rules settle
+// before this builder runs.
 #ifndef ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BILINEAR_WEIGHTS_H_
 #define ACLNN_UPSAMPLE_OPS_UPSAMPLE_BILINEAR2D_BILINEAR_WEIGHTS_H_
 
 #include "engine/axis_weights.h"
 
 namespace aclnn_upsample {
-
-// The ratio input/output of one axis: (in-1)/(out-1) with alignCorners; otherwise 1/scale only
-// when the caller's scale is positive, consistent with outputSize (out == floor(in * scale)) and
-// not a more than 100x upsample, else in/out.
-double BilinearAxisRatio(const AxisSpec& axis);
 
 // The forward bilinear matrix of one axis. Equal lengths give the identity, as in PyTorch,
 // whatever the ratio.

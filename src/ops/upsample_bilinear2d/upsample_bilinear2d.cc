@@ -9,6 +9,7 @@
 
 namespace aclnn_upsample {
 
+extern const aclnn_upsample_operator kUpsampleBilinear2d;
 extern const aclnn_upsample_operator kUpsampleBilinear2d = {
     "aclnnUpsampleBilinear2d",
     "bilinear",
@@ -21,8 +22,10 @@ extern const aclnn_upsample_operator kUpsampleBilinear2d = {
     /*rejects_negative_scales=*/true,
     /*scales_need_consistent_size=*/true,
     /*max_upscale=*/0.0,
-    IgnoringInputSize<aclnnUpsampleBilinear2dGetWorkspaceSize>,
+    PlanRow<kUpsampleBilinear2d, BuildBilinearAxis>,
     aclnnUpsampleBilinear2d,
+    /*takes_align_corners=*/true,
+    /*takes_scales=*/true,
 };
 
 }  // namespace aclnn_upsample
@@ -31,9 +34,9 @@ extern "C" aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(
     const aclTensor* self, const aclIntArray* outputSize, bool alignCorners, double scalesH,
     double scalesW, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
   using namespace aclnn_upsample;
-  return PlanResize(kUpsampleBilinear2d, BuildBilinearAxis, self, outputSize,
-                    /*input_size=*/nullptr, alignCorners, scalesH, scalesW, out, workspaceSize,
-                    executor);
+  return PlanRow<kUpsampleBilinear2d, BuildBilinearAxis>(
+      self, outputSize,
+      /*input_size=*/nullptr, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleBilinear2d(void* workspace, uint64_t workspaceSize,

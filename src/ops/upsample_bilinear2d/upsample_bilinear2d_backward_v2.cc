@@ -8,6 +8,7 @@
 
 namespace aclnn_upsample {
 
+extern const aclnn_upsample_operator kUpsampleBilinear2dBackwardV2;
 extern const aclnn_upsample_operator kUpsampleBilinear2dBackwardV2 = {
     "aclnnUpsampleBilinear2dBackwardV2",
     "bilinear",
@@ -20,8 +21,10 @@ extern const aclnn_upsample_operator kUpsampleBilinear2dBackwardV2 = {
     /*rejects_negative_scales=*/false,
     /*scales_need_consistent_size=*/true,
     /*max_upscale=*/0.0,
-    aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize,
+    PlanRow<kUpsampleBilinear2dBackwardV2, BuildBilinearAxis>,
     aclnnUpsampleBilinear2dBackwardV2,
+    /*takes_align_corners=*/true,
+    /*takes_scales=*/true,
 };
 
 }  // namespace aclnn_upsample
@@ -31,8 +34,8 @@ extern "C" aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
     bool alignCorners, double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
   using namespace aclnn_upsample;
-  return PlanResize(kUpsampleBilinear2dBackwardV2, BuildBilinearAxis, gradOut, outputSize,
-                    inputSize, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
+  return PlanRow<kUpsampleBilinear2dBackwardV2, BuildBilinearAxis>(
+      gradOut, outputSize, inputSize, alignCorners, scalesH, scalesW, out, workspaceSize, executor);
 }
 
 extern "C" aclnnStatus aclnnUpsampleBilinear2dBackwardV2(void* workspace, uint64_t workspaceSize,

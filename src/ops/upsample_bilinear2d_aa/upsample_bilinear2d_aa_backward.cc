@@ -1,0 +1,47 @@
+// aclnnUpsampleBilinear2dAABackward: the gradient of aclnnUpsampleBilinear2dAA, PyTorch's
+// _upsample_bilinear2d_aa_backward. Its rules are the flags of its row below: NCHW or ND; empty
+// tensors are invalid; negative scales are invalid; any positive scale is used as given, with a
+// finite inverse.
+#include "aclnnop/aclnn_upsample_bilinear2d_aa_backward.h"
+#include "ops/common/run_operator.h"
+#include "ops/upsample_bilinear2d_aa/bilinear_aa_weights.h"
+
+namespace aclnn_upsample {
+
+extern const aclnn_upsample_operator kUpsampleBilinear2dAABackward;
+extern const aclnn_upsample_operator kUpsampleBilinear2dAABackward = {
+    "aclnnUpsampleBilinear2dAABackward",
+    "bilinear_aa",
+    ACLNN_UPSAMPLE_BACKWARD,
+    "bilinear-aa",
+    "gradOutput",
+    /*accepts_nhwc=*/false,
+    /*accepts_nd=*/true,
+    /*accepts_empty=*/false,
+    /*rejects_negative_scales=*/true,
+    /*scales_need_consistent_size=*/false,
+    /*max_upscale=*/0.0,
+    PlanRow<kUpsampleBilinear2dAABackward, BuildBilinearAAAxis>,
+    aclnnUpsampleBilinear2dAABackward,
+    /*takes_align_corners=*/true,
+    /*takes_scales=*/true,
+};
+
+}  // namespace aclnn_upsample
+
+extern "C" aclnnStatus aclnnUpsampleBilinear2dAABackwardGetWorkspaceSize(
+    const aclTensor* gradOutput, const aclIntArray* outputSize, const aclIntArray* inputSize,
+    bool alignCorners, double scalesH, double scalesW, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  using namespace aclnn_upsample;
+  return PlanRow<kUpsampleBilinear2dAABackward, BuildBilinearAAAxis>(
+      gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW, out, workspaceSize,
+      executor);
+}
+
+extern "C" aclnnStatus aclnnUpsampleBilinear2dAABackward(void* workspace, uint64_t workspaceSize,
+                                                         aclOpExecutor* executor,
+                                                         aclrtStream stream) {
+  return aclnn_upsample::RunOperator(aclnn_upsample::kUpsampleBilinear2dAABackward, workspace,
+                                     workspaceSize, executor, stream);
+}
