@@ -7,12 +7,22 @@
 namespace reference {
 namespace {
 
-double Cubic(double x) {
+// Keys' cubic with a = -0.5, as PyTorch's antialiased bicubic filter.
+double KeysHalf(double x) {
   const double a = -0.5;
   x = std::abs(x);
   if (x <= 1) return (a + 2) * x * x * x - (a + 3) * x * x + 1;
   if (x < 2) return a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a;
   return 0;
+}
+
+double Triangle(double x) { return std::max(0.0, 1.0 - std::abs(x)); }
+
+// ATen's cubic_convolution1 (|x| <= 1) and cubic_convolution2 (1 < |x| < 2), a = -0.75.
+constexpr double kBicubicA = -0.75;
+double Convolution1(double x) { return ((kBicubicA + 2) * x - (kBicubicA + 3)) * x * x + 1; }
+double Convolution2(double x) {
+  return ((kBicubicA * x - 5 * kBicubicA) * x + 8 * kBicubicA) * x - 4 * kBicubicA;
 }
 
 // The input indices that are taps of each output row.
@@ -26,13 +36,120 @@ std::vector<std::vector<int64_t>> TapsByRow(const Matrix& m) {
   return taps;
 }
 
+void AddTap(Matrix* m, int64_t o, int64_t i, double w) {
+  m->weight[o * m->cols + i] += w;
+  m->is_tap[o * m->cols + i] = true;
+}
+
+// Contract 1.1: two taps, the source coordinate clamped at 0 unless aligned; sizes that agree
+// copy, whatever the ratio (PyTorch's shortcut).
+void FillBilinear(Matrix* m, bool align_corners, double s) {
+  const int64_t in = m->cols;
+  for (int64_t o = 0; o < m->rows; ++o) {
+    if (in == m->rows) {
+      AddTap(m, o, o, 1.0);
+      continue;
+    }
+    const double src = align_corners ? o * s : std::max(0.0, (o + 0.5) * s - 0.5);
+    const int64_t i0 = std::min<int64_t>(int64_t(std::floor(src)), in - 1);
+    const int64_t i1 = i0 < in - 1 ? i0 + 1 : i0;
+    const double l1 = std::clamp(src - double(i0), 0.0, 1.0);
+    AddTap(m, o, i0, 1.0 - l1);
+    AddTap(m, o, i1, l1);
+  }
+}
+
+// Contract 1.2 (and its triangle-filter twin): ATen's antialiased weights, the filter widened by
+// the ratio when downscaling, each row normalised to sum 1.
+void FillAntialiased(Matrix* m, double s, double (*filter)(double), double half_width) {
+  const int64_t in = m->cols;
+  const double support = s >= 1 ? half_width * s : half_width;
+  const double invscale = s >= 1 ? 1 / s : 1.0;
+  for (int64_t o = 0; o < m->rows; ++o) {
+    const double center = s * (o + 0.5);
+    const int64_t imin = std::max<int64_t>(int64_t(center - support + 0.5), 0);
+    const int64_t imax = std::min<int64_t>(int64_t(center + support + 0.5), in);
+    double total = 0;
+    for (int64_t i = imin; i < imax; ++i) total += filter((i - center + 0.5) * invscale);
+    for (int64_t i = imin; i < imax; ++i) {
+      const double w = filter((i - center + 0.5) * invscale);
+      AddTap(m, o, i, total != 0 ? w / total : w);
+    }
+  }
+}
+
+// ATen's upsample_bicubic2d: four taps around floor(real), the source coordinate not clamped,
+// indices clamped to the image (taps on one index add up), every tap kept.
+void FillBicubic(Matrix* m, bool align_corners, double s) {
+  const int64_t in = m->cols;
+  for (int64_t o = 0; o < m->rows; ++o) {
+    const double real = align_corners ? s * o : s * (o + 0.5) - 0.5;
+    const int64_t i0 = std::min<int64_t>(int64_t(std::floor(real)), in - 1);
+    const double t = std::clamp(real - double(i0), 0.0, 1.0);
+    const double w[4] = {Convolution2(t + 1), Convolution1(t), Convolution1(1 - t),
+                         Convolution2(2 - t)};
+    for (int k = 0; k < 4; ++k) AddTap(m, o, std::clamp<int64_t>(i0 - 1 + k, 0, in - 1), w[k]);
+  }
+}
+
+// ATen's nearest_idx and nearest_neighbor_exact_compute_source_index, in their float32
+// arithmetic: one tap of weight 1.
+int64_t NearestIndex(Op op, int64_t o, int64_t in, int64_t out, float scale) {
+  float position;
+  if (op == Op::kNearest) {
+    if (out == in) return o;
+    if (out == 2 * in) return o >> 1;
+    position = std::floor(static_cast<float>(o) * scale);
+  } else {
+    // (o + 0.5) * scale is a double product; floorf's parameter rounds it to float.
+    position =
+        std::floor(static_cast<float>((static_cast<double>(o) + 0.5) * static_cast<double>(scale)));
+  }
+  // Compared as floats first: a huge ratio makes the position too large for int64.
+  return position >= static_cast<float>(in - 1) ? in - 1 : static_cast<int64_t>(position);
+}
+
 }  // namespace
+
+const char* ModeName(Op op) {
+  switch (op) {
+    case Op::kBilinear:
+      return "bilinear";
+    case Op::kBicubicAA:
+      return "bicubic_aa";
+    case Op::kBilinearAA:
+      return "bilinear_aa";
+    case Op::kBicubic:
+      return "bicubic";
+    case Op::kNearest:
+      return "nearest";
+    case Op::kNearestExact:
+      return "nearest_exact";
+  }
+  return "?";
+}
+
+bool OpFromMode(const std::string& mode, Op* op) {
+  for (Op candidate : {Op::kBilinear, Op::kBicubicAA, Op::kBilinearAA, Op::kBicubic, Op::kNearest,
+                       Op::kNearestExact}) {
+    if (mode == ModeName(candidate)) {
+      *op = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsNearest(Op op) { return op == Op::kNearest || op == Op::kNearestExact; }
 
 std::string Case::Name() const {
   std::ostringstream name;
-  name << (op == Op::kBilinear ? "bilinear" : "bicubic_aa") << " N" << n << " C" << c << " " << in_h
-       << "x" << in_w << "->" << out_h << "x" << out_w << (align_corners ? " align" : "")
-       << " scales " << scales_h << "," << scales_w;
+  name << ModeName(op) << " N" << n << " C" << c << " " << in_h << "x" << in_w << "->" << out_h
+       << "x" << out_w << (align_corners ? " align" : "") << " scales " << scales_h << ","
+       << scales_w
+       << (scale_rule == ScaleRule::kAsGiven          ? " (as given)"
+           : scale_rule == ScaleRule::kConsistentSize ? " (if consistent)"
+                                                      : "");
   return name.str();
 }
 
@@ -52,18 +169,33 @@ Case MakeResizeCase(Op op, int64_t in_h, int64_t in_w, int64_t out_h, int64_t ou
   return made;
 }
 
+double UsedScale(const Case& c, int64_t in, int64_t out, double scale) {
+  const bool consistent_rule = c.scale_rule == ScaleRule::kConsistentSize ||
+                               (c.scale_rule == ScaleRule::kOfMode && c.op == Op::kBilinear);
+  if (!consistent_rule) return scale;
+  // Contract 1.3: the device trusts scales only when consistent with outputSize.
+  const bool consistent = scale > 0 && double(out) == std::floor(double(in) * scale);
+  return consistent && 1.0 / scale >= 0.01 ? scale : 0.0;
+}
+
 double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
-  if (align_corners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
-  if (op == Op::kBilinear) {
-    // Contract 1.3: the device trusts scales only when consistent with outputSize.
-    const bool consistent = scale > 0 && double(out) == std::floor(double(in) * scale);
-    return consistent && 1.0 / scale >= 0.01 ? 1.0 / scale : double(in) / double(out);
+  if (IsNearest(op)) {
+    // compute_scales_value<float>: the inverse in double, then rounded; or float division.
+    return scale > 0 ? static_cast<float>(1.0 / scale)
+                     : static_cast<float>(in) / static_cast<float>(out);
   }
+  if (align_corners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
   return scale > 0 ? 1.0 / scale : double(in) / double(out);
 }
 
 Matrix AxisMatrix(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
   return AxisMatrixForRatio(op, in, out, align_corners, Ratio(op, in, out, align_corners, scale));
+}
+
+Matrix CaseAxisMatrix(const Case& c, bool on_h) {
+  const int64_t in = on_h ? c.in_h : c.in_w, out = on_h ? c.out_h : c.out_w;
+  return AxisMatrix(c.op, in, out, c.align_corners,
+                    UsedScale(c, in, out, on_h ? c.scales_h : c.scales_w));
 }
 
 Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, double s) {
@@ -72,45 +204,33 @@ Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, do
   m.cols = in;
   m.weight.assign(out * in, 0.0);
   m.is_tap.assign(out * in, false);
-  for (int64_t o = 0; o < out; ++o) {
-    if (op == Op::kBilinear) {
-      if (in == out) {  // PyTorch copies when the sizes agree, whatever the ratio
-        m.weight[o * in + o] = 1.0;
-        m.is_tap[o * in + o] = true;
-        continue;
+  switch (op) {
+    case Op::kBilinear:
+      FillBilinear(&m, align_corners, s);
+      break;
+    case Op::kBicubicAA:
+      FillAntialiased(&m, s, KeysHalf, 2.0);
+      break;
+    case Op::kBilinearAA:
+      FillAntialiased(&m, s, Triangle, 1.0);
+      break;
+    case Op::kBicubic:
+      FillBicubic(&m, align_corners, s);
+      break;
+    case Op::kNearest:
+    case Op::kNearestExact:
+      for (int64_t o = 0; o < out; ++o) {
+        AddTap(&m, o, NearestIndex(op, o, in, out, static_cast<float>(s)), 1.0);
       }
-      const double src = align_corners ? o * s : std::max(0.0, (o + 0.5) * s - 0.5);
-      const int64_t i0 = std::min<int64_t>(int64_t(std::floor(src)), in - 1);
-      const int64_t i1 = i0 < in - 1 ? i0 + 1 : i0;
-      const double l1 = std::clamp(src - double(i0), 0.0, 1.0);
-      m.weight[o * in + i0] += 1.0 - l1;
-      m.weight[o * in + i1] += l1;
-      m.is_tap[o * in + i0] = m.is_tap[o * in + i1] = true;
-    } else {
-      const double support = s >= 1 ? 2 * s : 2.0;
-      const double invscale = s >= 1 ? 1 / s : 1.0;
-      const double center = s * (o + 0.5);
-      const int64_t imin = std::max<int64_t>(int64_t(center - support + 0.5), 0);
-      const int64_t imax = std::min<int64_t>(int64_t(center + support + 0.5), in);
-      double total = 0;
-      for (int64_t i = imin; i < imax; ++i) total += Cubic((i - center + 0.5) * invscale);
-      for (int64_t i = imin; i < imax; ++i) {
-        const double w = Cubic((i - center + 0.5) * invscale);
-        m.weight[o * in + i] = total != 0 ? w / total : w;
-        m.is_tap[o * in + i] = true;
-      }
-    }
+      break;
   }
   return m;
 }
 
 void Backward(const Case& c, const std::vector<double>& grad, std::vector<double>* result,
               std::vector<double>* magnitude) {
-  BackwardWith(c, AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h),
-               AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w), grad, result,
-               magnitude);
+  BackwardWith(c, CaseAxisMatrix(c, true), CaseAxisMatrix(c, false), grad, result, magnitude);
 }
-
 void BackwardWith(const Case& c, const Matrix& ah, const Matrix& aw,
                   const std::vector<double>& grad, std::vector<double>* result,
                   std::vector<double>* magnitude) {
@@ -137,8 +257,7 @@ void BackwardWith(const Case& c, const Matrix& ah, const Matrix& aw,
 }
 
 std::vector<double> Forward(const Case& c, const std::vector<double>& x) {
-  const Matrix ah = AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h);
-  const Matrix aw = AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w);
+  const Matrix ah = CaseAxisMatrix(c, true), aw = CaseAxisMatrix(c, false);
   std::vector<double> y(c.grad_elements(), 0.0);
   for (int64_t p = 0; p < c.n * c.c; ++p) {
     const double* xp = x.data() + p * c.in_h * c.in_w;
@@ -160,8 +279,7 @@ std::vector<double> Forward(const Case& c, const std::vector<double>& x) {
 
 void Forward(const Case& c, const std::vector<double>& x, std::vector<double>* y,
              std::vector<double>* magnitude) {
-  ForwardWith(c, AxisMatrix(c.op, c.in_h, c.out_h, c.align_corners, c.scales_h),
-              AxisMatrix(c.op, c.in_w, c.out_w, c.align_corners, c.scales_w), x, y, magnitude);
+  ForwardWith(c, CaseAxisMatrix(c, true), CaseAxisMatrix(c, false), x, y, magnitude);
 }
 
 void ForwardWith(const Case& c, const Matrix& ah, const Matrix& aw, const std::vector<double>& x,

@@ -1,5 +1,6 @@
 // An independent float64 reference of the operators (both directions), written from the contract's
-// formulas (sections 1.1-1.3) with dense matrices. It shares no code with the library's plan.
+// formulas (sections 1.1-1.3) and, for the modes of issue 15, from ATen's UpSample.h formulas as
+// /work/notes/ops7.md states them, with dense matrices. It shares no code with the library's plan.
 #ifndef ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_
 #define ACLNN_UPSAMPLE_TESTS_SUPPORT_REFERENCE_H_
 
@@ -9,10 +10,26 @@
 
 namespace reference {
 
-enum class Op { kBilinear, kBicubicAA };
+// One per `mode` string of the operator table.
+enum class Op { kBilinear, kBicubicAA, kBilinearAA, kBicubic, kNearest, kNearestExact };
+
+// The table's mode string of `op`, and the reverse (false for a mode the reference lacks).
+const char* ModeName(Op op);
+bool OpFromMode(const std::string& mode, Op* op);
+
+// Whether the mode's index arithmetic is PyTorch's float32 nearest-neighbour one (one tap of
+// weight 1 per output element, no alignCorners).
+bool IsNearest(Op op);
+
+// How a row reads a positive scale: used as given, or only when consistent with outputSize
+// (contract 1.3: outputSize == floor(in * scale) and 1/scale >= 0.01). kOfMode is the rule of
+// the mode's first rows (consistent for bilinear, as given otherwise), for callers that set
+// only `op`.
+enum class ScaleRule { kOfMode, kAsGiven, kConsistentSize };
 
 struct Case {
   Op op = Op::kBilinear;
+  ScaleRule scale_rule = ScaleRule::kOfMode;
   int64_t n = 1, c = 1;
   int64_t in_h = 1, in_w = 1;    // forward input: the result's H, W
   int64_t out_h = 1, out_w = 1;  // forward output: gradOut's H, W
@@ -29,6 +46,10 @@ struct Case {
 Case MakeResizeCase(Op op, int64_t in_h, int64_t in_w, int64_t out_h, int64_t out_w, bool align,
                     double scales_h = 0, double scales_w = 0, int64_t n = 1, int64_t c = 1);
 
+// The scale one axis of the case uses: `scale`, or 0 ("not given") where the case's rule
+// rejects it.
+double UsedScale(const Case& c, int64_t in, int64_t out, double scale);
+
 // The forward 1-D matrix of one axis (rows: output index, columns: input index), and which
 // entries are taps of the formula (a tap may have weight 0 and still carries NaN).
 struct Matrix {
@@ -39,13 +60,19 @@ struct Matrix {
   bool tap(int64_t r, int64_t c) const { return is_tap[r * cols + c]; }
 };
 
+// The matrix of one axis with `scale` used as given (> 0) or not given (<= 0).
 Matrix AxisMatrix(Op op, int64_t in, int64_t out, bool align_corners, double scale);
 
-// The per-axis ratio s (input/output) that the contract's sections 1 and 1.3 prescribe.
+// The case's matrix of axis H (on_h) or W, its scale read by the case's rule.
+Matrix CaseAxisMatrix(const Case& c, bool on_h);
+
+// The per-axis ratio s (input/output) with `scale` used as given (> 0) or not given (<= 0), as
+// sections 1 and 1.3 prescribe. For the nearest modes it is PyTorch's float32 scale, widened.
 double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale);
 
 // The matrix for a ratio given directly, bypassing the scale rules: tests build the reading a
-// rule rejects with it, to show that it would give a different result.
+// rule rejects with it, to show that it would give a different result. (Nearest modes round the
+// ratio to float32, as their index arithmetic does.)
 Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, double ratio);
 
 // gradIn = A_H^T gradOut A_W over NCHW-contiguous float64 data, summing taps only; also

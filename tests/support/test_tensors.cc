@@ -134,6 +134,19 @@ Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, b
   return layout;
 }
 
+// The one input index of each output row of a nearest-neighbour matrix.
+std::vector<int64_t> SingleTaps(const reference::Matrix& m) {
+  std::vector<int64_t> from(m.rows, -1);
+  for (int64_t r = 0; r < m.rows; ++r) {
+    for (int64_t col = 0; col < m.cols; ++col) {
+      if (!m.tap(r, col)) continue;
+      EXPECT_EQ(from[r], -1) << "row " << r << " has more than one tap";
+      from[r] = col;
+    }
+  }
+  return from;
+}
+
 int64_t LogicalOffset(const Layout& layout, int64_t n, int64_t c, int64_t h, int64_t w) {
   return layout.offset + n * layout.logical_strides[0] + c * layout.logical_strides[1] +
          h * layout.logical_strides[2] + w * layout.logical_strides[3];
@@ -189,6 +202,7 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
                                       0);
   const int64_t source_h = source_shape[2], source_w = source_shape[3];
   if (source_rounded) source_rounded->assign(source.size(), 0.0);
+  std::vector<uint8_t> source_bits(c.n * c.c * source_h * source_w * elem);
   for (int64_t n = 0; n < c.n; ++n) {
     for (int64_t ch = 0; ch < c.c; ++ch) {
       for (int64_t h = 0; h < source_h; ++h) {
@@ -199,6 +213,7 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
               options.storage == Storage::kBroadcastGrad ? h * source_w + w : logical;
           uint8_t* slot = source_storage.data() + LogicalOffset(source_layout, n, ch, h, w) * elem;
           Encode(options.dtype, source[from], slot);
+          std::memcpy(source_bits.data() + logical * elem, slot, elem);
           if (source_rounded) (*source_rounded)[logical] = Decode(options.dtype, slot);
         }
       }
@@ -224,6 +239,7 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
   aclIntArray* input_array = forward ? nullptr : aclCreateIntArray(out_layout.view_dims.data(), 4);
 
   RunOutput run;
+  run.source_bits = std::move(source_bits);
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   run.status =
@@ -280,10 +296,14 @@ RunOutput ExpectMatchesReference(const aclnn_upsample_operator& op, const refere
   if (expected) expected->clear();
   EXPECT_EQ(run.status, ACLNN_SUCCESS) << label << ": " << run.message;
   if (run.status != ACLNN_SUCCESS) return run;
+  const reference::Case computed = ForRow(op, c);
   if (op.direction == ACLNN_UPSAMPLE_FORWARD) {
-    reference::Forward(c, seen, &result, &magnitude);
+    reference::Forward(computed, seen, &result, &magnitude);
+    if (reference::IsNearest(computed.op)) {
+      EXPECT_EQ(CountInexactCopies(op, c, run, options.dtype, label), 0);
+    }
   } else {
-    reference::Backward(c, seen, &result, &magnitude);
+    reference::Backward(computed, seen, &result, &magnitude);
   }
   EXPECT_EQ(CountOutOfTolerance(options.dtype, run.values, result, magnitude, label), 0);
   EXPECT_TRUE(run.outside_view_untouched) << label << ": wrote outside out's view";
@@ -319,9 +339,101 @@ const aclnn_upsample_operator* FindOperator(reference::Op mode,
 }
 
 reference::Op ModeOf(const aclnn_upsample_operator& op) {
-  const std::string mode = op.mode;
-  EXPECT_TRUE(mode == "bilinear" || mode == "bicubic_aa") << "unknown mode " << mode;
-  return mode == "bilinear" ? reference::Op::kBilinear : reference::Op::kBicubicAA;
+  reference::Op mode = reference::Op::kBilinear;
+  EXPECT_TRUE(reference::OpFromMode(op.mode, &mode)) << op.name << ": unknown mode " << op.mode;
+  return mode;
+}
+
+reference::Case ForRow(const aclnn_upsample_operator& op, reference::Case c) {
+  c.op = ModeOf(op);
+  c.scale_rule = op.scales_need_consistent_size ? reference::ScaleRule::kConsistentSize
+                                                : reference::ScaleRule::kAsGiven;
+  if (!op.takes_align_corners) c.align_corners = false;
+  if (!op.takes_scales) c.scales_h = c.scales_w = 0.0;
+  return c;
+}
+
+int CountInexactCopies(const aclnn_upsample_operator& op, const reference::Case& c,
+                       const RunOutput& run, aclDataType dtype, const std::string& label) {
+  const reference::Case computed = ForRow(op, c);
+  const size_t elem = ElementSize(dtype);
+  const std::vector<int64_t> from_h = SingleTaps(reference::CaseAxisMatrix(computed, true));
+  const std::vector<int64_t> from_w = SingleTaps(reference::CaseAxisMatrix(computed, false));
+  int failures = 0;
+  for (int64_t p = 0; p < c.n * c.c; ++p) {
+    for (int64_t oh = 0; oh < c.out_h; ++oh) {
+      for (int64_t ow = 0; ow < c.out_w; ++ow) {
+        const int64_t o = (p * c.out_h + oh) * c.out_w + ow;
+        const int64_t i = (p * c.in_h + from_h[oh]) * c.in_w + from_w[ow];
+        if (std::memcmp(run.raw_bits.data() + o * elem, run.source_bits.data() + i * elem, elem) ==
+            0) {
+          continue;
+        }
+        if (++failures <= 3) {
+          ADD_FAILURE() << label << ": element " << o << " is " << run.values[o]
+                        << ", not a copy of source element " << i << " (bits differ)";
+        }
+      }
+    }
+  }
+  return failures;
+}
+
+bool ExpectReadsScaleByItsFlags(const aclnn_upsample_operator& op, int64_t in, int64_t out,
+                                bool align, double scale, bool on_h, const RunOptions& options,
+                                int64_t channels) {
+  const reference::Op mode = ModeOf(op);
+  const reference::Case c =
+      on_h ? reference::MakeResizeCase(mode, in, 5, out, 9, align, scale, 0, 1, channels)
+           : reference::MakeResizeCase(mode, 5, in, 9, out, align, 0, scale, 1, channels);
+  const reference::Case computed = ForRow(op, c);
+  // The reading the row's flags prescribe, stated here rather than taken from the reference.
+  const bool aligned = align && op.takes_align_corners;
+  bool uses_scale = op.takes_scales && !aligned && scale > 0;
+  if (uses_scale && op.scales_need_consistent_size) {
+    uses_scale = double(out) == std::floor(double(in) * scale) && 1 / scale >= 0.01;
+  }
+  const double by_scale = reference::Ratio(mode, in, out, false, std::abs(scale));
+  const double by_sizes = reference::Ratio(mode, in, out, aligned, 0);
+  const double expected_ratio = uses_scale ? by_scale : by_sizes;
+  const double broken_ratio = uses_scale ? by_sizes : by_scale;
+  const std::string label = std::string(op.name) + " " + c.Name();
+  EXPECT_EQ(reference::Ratio(mode, in, out, computed.align_corners,
+                             reference::UsedScale(computed, in, out,
+                                                  on_h ? computed.scales_h : computed.scales_w)),
+            expected_ratio)
+      << label << ": the reference reads the scale differently";
+
+  const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
+  const std::vector<double> source =
+      RandomValues(forward ? c.result_elements() : c.grad_elements(), 17);
+  std::vector<double> seen;
+  const RunOutput run = RunOperator(op, c, source, options, &seen);
+  EXPECT_EQ(run.status, ACLNN_SUCCESS) << label << ": " << run.message;
+  if (run.status != ACLNN_SUCCESS) return true;
+  auto result_with = [&](double ratio, std::vector<double>* result, std::vector<double>* m) {
+    const reference::Matrix tested =
+        reference::AxisMatrixForRatio(mode, in, out, computed.align_corners, ratio);
+    const reference::Matrix other = reference::AxisMatrix(mode, 5, 9, computed.align_corners, 0);
+    const reference::Matrix& ah = on_h ? tested : other;
+    const reference::Matrix& aw = on_h ? other : tested;
+    if (forward) {
+      reference::ForwardWith(computed, ah, aw, seen, result, m);
+    } else {
+      reference::BackwardWith(computed, ah, aw, seen, result, m);
+    }
+  };
+  std::vector<double> expected, magnitude, broken, broken_magnitude;
+  result_with(expected_ratio, &expected, &magnitude);
+  result_with(broken_ratio, &broken, &broken_magnitude);
+  int distinguishable = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    distinguishable += !WithinTolerance(options.dtype, broken[i], expected[i], magnitude[i]);
+  }
+  if (distinguishable == 0) return false;
+  EXPECT_EQ(CountOutOfTolerance(options.dtype, run.values, expected, magnitude, label), 0);
+  EXPECT_TRUE(run.outside_view_untouched) << label;
+  return true;
 }
 
 std::vector<const aclnn_upsample_operator*> OperatorsOf(aclnn_upsample_direction direction) {

@@ -33,8 +33,9 @@ struct RunOptions {
 struct RunOutput {
   aclnnStatus status = -1;
   std::string message;
-  std::vector<double> values;     // the result in logical NCHW order, converted to float64
-  std::vector<uint8_t> raw_bits;  // the result's elements' bytes in logical NCHW order
+  std::vector<double> values;        // the result in logical NCHW order, converted to float64
+  std::vector<uint8_t> raw_bits;     // the result's elements' bytes in logical NCHW order
+  std::vector<uint8_t> source_bits;  // the source's elements' bytes as the library read them
   bool outside_view_untouched = true;
 };
 
@@ -61,10 +62,10 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
                       std::vector<double>* source_rounded = nullptr);
 
 // Runs the row on `source` and checks the result element by element against the reference of
-// the row's direction (reference::Forward or reference::Backward of the values the library saw)
-// within the contract's tolerance, and that nothing outside out's view was written. Returns the
-// run; *expected receives the reference's result (empty when the run failed, which fails the
-// test).
+// the row's direction (reference::Forward or reference::Backward of ForRow(op, c) on the values
+// the library saw) within the contract's tolerance, that a nearest-neighbour forward row copied
+// each element bit for bit, and that nothing outside out's view was written. Returns the run;
+// *expected receives the reference's result (empty when the run failed, which fails the test).
 RunOutput ExpectMatchesReference(const aclnn_upsample_operator& op, const reference::Case& c,
                                  const std::vector<double>& source, const RunOptions& options,
                                  const std::string& label, std::vector<double>* expected = nullptr);
@@ -83,6 +84,26 @@ const aclnn_upsample_operator* FindOperator(reference::Op mode, aclnn_upsample_d
 
 // The reference's name for a row's mode.
 reference::Op ModeOf(const aclnn_upsample_operator& op);
+
+// The problem the row computes when called with `c`'s parameters: the row's mode and scale rule,
+// alignCorners false where the row takes none, scales not given where it takes none. (Negative
+// scales that the row does not reject read as not given in the reference already.)
+reference::Case ForRow(const aclnn_upsample_operator& op, reference::Case c);
+
+// For a nearest-neighbour forward row: the number of result elements whose bytes are not those
+// of the one source element the reference maps them to (a copy must be exact: no arithmetic,
+// signed zeros and NaN payloads kept). At most a few are reported as failures.
+int CountInexactCopies(const aclnn_upsample_operator& op, const reference::Case& c,
+                       const RunOutput& run, aclDataType dtype, const std::string& label);
+
+// Checks that the row reads a scale on one axis as its flags say: runs the row on a case with
+// `scale` on axis H (on_h) or W (the other axis a plain 5 -> 9 resize without scales) and
+// compares with the reference built from the ratio the row must use and from the one a row
+// breaking its rule would use. Returns false, without judging the library, when those two
+// readings cannot be told apart on this axis (the caller must then show another axis can).
+bool ExpectReadsScaleByItsFlags(const aclnn_upsample_operator& op, int64_t in, int64_t out,
+                                bool align, double scale, bool on_h, const RunOptions& options,
+                                int64_t channels);
 
 // Every row of the table with the given direction.
 std::vector<const aclnn_upsample_operator*> OperatorsOf(aclnn_upsample_direction direction);
