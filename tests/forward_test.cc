@@ -23,6 +23,9 @@ namespace {
 using reference::Case;
 using reference::Op;
 using support::CountOutOfTolerance;
+using support::Describe;
+using support::ExpectMatchesOnRandomData;
+using support::RowCase;
 using support::RunOptions;
 using support::Storage;
 
@@ -30,46 +33,12 @@ std::vector<const aclnn_upsample_operator*> ForwardRows() {
   return support::OperatorsOf(ACLNN_UPSAMPLE_FORWARD);
 }
 
-Case MakeCase(const aclnn_upsample_operator& op, int64_t in_h, int64_t in_w, int64_t out_h,
-              int64_t out_w, bool align, double scales_h = 0, double scales_w = 0, int64_t n = 1,
-              int64_t c = 1) {
-  return reference::MakeResizeCase(support::ModeOf(op), in_h, in_w, out_h, out_w, align, scales_h,
-                                   scales_w, n, c);
-}
-
-std::string Describe(const aclnn_upsample_operator& op, const Case& c, const RunOptions& options) {
-  return std::string(op.name) + " " + c.Name() + " dtype " + std::to_string(options.dtype) +
-         " format " + std::to_string(options.format) + " storage " +
-         std::to_string(static_cast<int>(options.storage));
-}
-
-// Whether the row's upscaling limit admits the case (from the sizes; cases that give scales stay
-// well inside the limit).
-bool WithinUpscaleLimit(const aclnn_upsample_operator& op, const Case& c) {
-  if (op.max_upscale <= 0) return true;
-  return double(c.in_h) * op.max_upscale >= double(c.out_h) &&
-         double(c.in_w) * op.max_upscale >= double(c.out_w);
-}
-
-// Runs the forward case and checks every element against the reference within the contract's
-// tolerance, that a finite input gives finite results, and that nothing outside out's view was
-// written.
-void CheckForward(const aclnn_upsample_operator& op, const Case& c, const RunOptions& options,
-                  uint32_t seed = 1) {
-  const std::string label = Describe(op, c, options);
-  const support::RunOutput run = support::ExpectMatchesReference(
-      op, c, support::RandomValues(c.result_elements(), seed), options, label);
-  const auto non_finite = std::count_if(run.values.begin(), run.values.end(),
-                                        [](double v) { return !std::isfinite(v); });
-  EXPECT_EQ(non_finite, 0) << label << ": finite input gave non-finite results";
-}
-
 // The reference's naive forward (all matrix entries) and its tap-only forward with magnitudes
 // are two independent readings of the formulas; on finite data they must agree.
 TEST(Reference, TapForwardAgreesWithNaiveForward) {
   for (const aclnn_upsample_operator* op : ForwardRows()) {
     for (bool align : {false, true}) {
-      const Case c = support::ForRow(*op, MakeCase(*op, 7, 12, 15, 5, align, 1.75, 0, 2, 2));
+      const Case c = support::ForRow(*op, RowCase(*op, 7, 12, 15, 5, align, 1.75, 0, 2, 2));
       const std::vector<double> x = support::RandomValues(c.result_elements(), 3);
       const std::vector<double> naive = reference::Forward(c, x);
       std::vector<double> y, magnitude;
@@ -91,10 +60,10 @@ TEST(ForwardSweep, SizesBothAlignments) {
     for (bool align : {false, true}) {
       for (size_t a = 0; a < kSizes.size(); ++a) {
         for (size_t b = 0; b < kSizes.size(); ++b) {
-          const Case c = MakeCase(*op, kSizes[a], kSizes[(a + 5) % kSizes.size()], kSizes[b],
-                                  kSizes[(b + 3) % kSizes.size()], align);
-          if (!WithinUpscaleLimit(*op, c)) continue;
-          CheckForward(*op, c, RunOptions{}, static_cast<uint32_t>(a * 31 + b));
+          const Case c = RowCase(*op, kSizes[a], kSizes[(a + 5) % kSizes.size()], kSizes[b],
+                                 kSizes[(b + 3) % kSizes.size()], align);
+          if (!support::WithinUpscaleLimit(*op, c)) continue;
+          ExpectMatchesOnRandomData(*op, c, RunOptions{}, static_cast<uint32_t>(a * 31 + b));
           if (HasFatalFailure()) return;
         }
       }
@@ -105,11 +74,11 @@ TEST(ForwardSweep, SizesBothAlignments) {
 TEST(ForwardSweep, OneByNAndNByOnePlanes) {
   for (const aclnn_upsample_operator* op : ForwardRows()) {
     for (bool align : {false, true}) {
-      CheckForward(*op, MakeCase(*op, 1, 40, 1, 17, align, 0, 0, 1, 2), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 40, 1, 17, 1, align, 0, 0, 1, 2), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 1, 9, 5, 1, align), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 9, 1, 1, 20, align), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 1, 1, 1, 1, align, 0, 0, 2, 3), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 1, 40, 1, 17, align, 0, 0, 1, 2), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 40, 1, 17, 1, align, 0, 0, 1, 2), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 1, 9, 5, 1, align), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 1, 1, 20, align), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 1, 1, 1, 1, align, 0, 0, 2, 3), RunOptions{});
     }
   }
 }
@@ -117,9 +86,11 @@ TEST(ForwardSweep, OneByNAndNByOnePlanes) {
 TEST(ForwardSweep, LargeUpAndDownscaling) {
   for (const aclnn_upsample_operator* op : ForwardRows()) {
     for (bool align : {false, true}) {
-      CheckForward(*op, MakeCase(*op, 2, 3, 100, 150, align), RunOptions{});  // 50x on both axes
-      CheckForward(*op, MakeCase(*op, 300, 31, 10, 1, align), RunOptions{});  // 30x down
-      CheckForward(*op, MakeCase(*op, 60, 90, 2, 3, align, 0, 0, 1, 2), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 2, 3, 100, 150, align),
+                                RunOptions{});  // 50x on both axes
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 300, 31, 10, 1, align),
+                                RunOptions{});  // 30x down
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 60, 90, 2, 3, align, 0, 0, 1, 2), RunOptions{});
     }
   }
 }
@@ -127,16 +98,17 @@ TEST(ForwardSweep, LargeUpAndDownscaling) {
 TEST(ForwardSweep, ScalesGivenAndAbsent) {
   for (const aclnn_upsample_operator* op : ForwardRows()) {
     for (bool align : {false, true}) {
-      CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, 2.0, 2.0), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, 0.0, 0.0), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, 3.0, 1.5), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 10, 9, 3, 4, align, 0.3125, 0.4375), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 7, 7, 17, 12, align, 2.5, 1.75), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 9, 9, 9, 9, align, 1.25, 1.125), RunOptions{});
-      CheckForward(*op, MakeCase(*op, 9, 9, 18, 4, align, 2.25, 0.375), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, 2.0, 2.0), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, 0.0, 0.0), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, 3.0, 1.5), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 10, 9, 3, 4, align, 0.3125, 0.4375),
+                                RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 7, 7, 17, 12, align, 2.5, 1.75), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 9, 9, 9, align, 1.25, 1.125), RunOptions{});
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 9, 18, 4, align, 2.25, 0.375), RunOptions{});
       // Negative scales where the row does not reject them: not given.
       if (!op->rejects_negative_scales) {
-        CheckForward(*op, MakeCase(*op, 8, 6, 16, 12, align, -2.0, -0.5), RunOptions{});
+        ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, -2.0, -0.5), RunOptions{});
       }
     }
   }
@@ -187,10 +159,10 @@ TEST(ForwardSweep, EverySupportedDType) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       RunOptions options;
       options.dtype = dtype;
-      CheckForward(*op, MakeCase(*op, 9, 17, 18, 33, false, 0, 0, 2, 3), options);
-      CheckForward(*op, MakeCase(*op, 33, 16, 13, 7, true, 0, 0, 1, 2), options);
-      CheckForward(*op, MakeCase(*op, 5, 5, 5, 5, false, 0, 0, 1, 1), options);
-      CheckForward(*op, MakeCase(*op, 20, 12, 48, 20, false, 2.25, 0, 2, 16), options);
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 17, 18, 33, false, 0, 0, 2, 3), options);
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 33, 16, 13, 7, true, 0, 0, 1, 2), options);
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 5, 5, 5, 5, false, 0, 0, 1, 1), options);
+      ExpectMatchesOnRandomData(*op, RowCase(*op, 20, 12, 48, 20, false, 2.25, 0, 2, 16), options);
     }
   }
 }
@@ -222,9 +194,12 @@ TEST(ForwardSweep, FormatsAndStorageKinds) {
           options.dtype = dtype;
           options.format = format;
           options.storage = storage;
-          CheckForward(*op, MakeCase(*op, 7, 10, 13, 5, false, 0, 0, 2, channels), options);
-          CheckForward(*op, MakeCase(*op, 12, 6, 6, 19, true, 0, 0, 1, channels), options);
-          CheckForward(*op, MakeCase(*op, 9, 9, 9, 21, false, 0, 2.25, 1, channels), options);
+          ExpectMatchesOnRandomData(*op, RowCase(*op, 7, 10, 13, 5, false, 0, 0, 2, channels),
+                                    options);
+          ExpectMatchesOnRandomData(*op, RowCase(*op, 12, 6, 6, 19, true, 0, 0, 1, channels),
+                                    options);
+          ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 9, 9, 21, false, 0, 2.25, 1, channels),
+                                    options);
           if (HasFatalFailure()) return;
         }
       }
@@ -267,8 +242,8 @@ TEST(ForwardNonFinite, PropagatesAlongTapsOnly) {
         for (bool align : {false, true}) {
           for (const auto& shape : shapes) {
             for (const std::vector<Poison>& poison : poisons) {
-              const Case c = MakeCase(*op, shape[0], shape[1], shape[2], shape[3], align, 0, 0, 2,
-                                      storage_and_channels.second);
+              const Case c = RowCase(*op, shape[0], shape[1], shape[2], shape[3], align, 0, 0, 2,
+                                     storage_and_channels.second);
               std::vector<double> x = support::RandomValues(c.result_elements(), 5);
               for (int64_t plane : {int64_t{1}, c.n * c.c - 1}) {
                 for (const Poison& p : poison) {
@@ -320,7 +295,7 @@ TEST(ForwardEmpty, EmptyProblemsFollowTheRowsFlag) {
     for (const auto& [format, storage] : layouts) {
       for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
         for (const auto& [n, c] : {std::pair<int64_t, int64_t>{0, 3}, {2, 0}, {0, 0}, {0, 16}}) {
-          const Case empty = MakeCase(*op, 4, 5, 8, 9, false, 2.0, 0, n, c);
+          const Case empty = RowCase(*op, 4, 5, 8, 9, false, 2.0, 0, n, c);
           RunOptions options;
           options.format = format;
           options.storage = storage;
@@ -346,16 +321,15 @@ TEST(ForwardEmpty, EmptyProblemsFollowTheRowsFlag) {
 TEST(ForwardDeterminism, BitwiseAcrossThreadCounts) {
   for (const aclnn_upsample_operator* op : ForwardRows()) {
     std::vector<std::pair<Case, std::pair<aclFormat, Storage>>> cases = {
-        {MakeCase(*op, 97, 61, 300, 200, false), {ACL_FORMAT_NCHW, Storage::kContiguous}},
-        {MakeCase(*op, 300, 200, 97, 61, true, 0, 0, 1, 2),
-         {ACL_FORMAT_NCHW, Storage::kContiguous}},
-        {MakeCase(*op, 64, 64, 160, 150, false, 2.5, 0), {ACL_FORMAT_NCHW, Storage::kPaddedRows}},
-        {MakeCase(*op, 20, 24, 40, 48, false, 0, 0, 2, 16),
+        {RowCase(*op, 97, 61, 300, 200, false), {ACL_FORMAT_NCHW, Storage::kContiguous}},
+        {RowCase(*op, 300, 200, 97, 61, true, 0, 0, 1, 2), {ACL_FORMAT_NCHW, Storage::kContiguous}},
+        {RowCase(*op, 64, 64, 160, 150, false, 2.5, 0), {ACL_FORMAT_NCHW, Storage::kPaddedRows}},
+        {RowCase(*op, 20, 24, 40, 48, false, 0, 0, 2, 16),
          {ACL_FORMAT_NCHW, Storage::kChannelsLastView}},
     };
     if (op->accepts_nhwc) {
       cases.push_back(
-          {MakeCase(*op, 30, 24, 61, 47, false, 0, 0, 2, 12), {ACL_FORMAT_NHWC, Storage::kOffset}});
+          {RowCase(*op, 30, 24, 61, 47, false, 0, 0, 2, 12), {ACL_FORMAT_NHWC, Storage::kOffset}});
     }
     for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
       for (const auto& [c, layout] : cases) {

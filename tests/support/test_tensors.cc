@@ -311,6 +311,37 @@ RunOutput ExpectMatchesReference(const aclnn_upsample_operator& op, const refere
   return run;
 }
 
+reference::Case RowCase(const aclnn_upsample_operator& op, int64_t in_h, int64_t in_w,
+                        int64_t out_h, int64_t out_w, bool align, double scales_h, double scales_w,
+                        int64_t n, int64_t c) {
+  return reference::MakeResizeCase(ModeOf(op), in_h, in_w, out_h, out_w, align, scales_h, scales_w,
+                                   n, c);
+}
+
+std::string Describe(const aclnn_upsample_operator& op, const reference::Case& c,
+                     const RunOptions& options) {
+  return std::string(op.name) + " " + c.Name() + " dtype " + std::to_string(options.dtype) +
+         " format " + std::to_string(options.format) + " storage " +
+         std::to_string(static_cast<int>(options.storage));
+}
+
+bool WithinUpscaleLimit(const aclnn_upsample_operator& op, const reference::Case& c) {
+  if (op.max_upscale <= 0) return true;
+  return double(c.in_h) * op.max_upscale >= double(c.out_h) &&
+         double(c.in_w) * op.max_upscale >= double(c.out_w);
+}
+
+void ExpectMatchesOnRandomData(const aclnn_upsample_operator& op, const reference::Case& c,
+                               const RunOptions& options, uint32_t seed) {
+  const bool forward = op.direction == ACLNN_UPSAMPLE_FORWARD;
+  const std::string label = Describe(op, c, options);
+  const RunOutput run = ExpectMatchesReference(
+      op, c, RandomValues(forward ? c.result_elements() : c.grad_elements(), seed), options, label);
+  const auto non_finite = std::count_if(run.values.begin(), run.values.end(),
+                                        [](double v) { return !std::isfinite(v); });
+  EXPECT_EQ(non_finite, 0) << label << ": finite data gave non-finite results";
+}
+
 std::vector<std::vector<uint8_t>> RunAtThreadCounts(const aclnn_upsample_operator& op,
                                                     const reference::Case& c,
                                                     const std::vector<double>& source,

@@ -61,6 +61,19 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
                       const std::vector<double>& source, const RunOptions& options,
                       std::vector<double>* source_rounded = nullptr);
 
+// A case of the row's mode (see reference::MakeResizeCase).
+reference::Case RowCase(const aclnn_upsample_operator& op, int64_t in_h, int64_t in_w,
+                        int64_t out_h, int64_t out_w, bool align, double scales_h = 0,
+                        double scales_w = 0, int64_t n = 1, int64_t c = 1);
+
+// "<operator> <case> dtype .. format .. storage ..", for failure messages.
+std::string Describe(const aclnn_upsample_operator& op, const reference::Case& c,
+                     const RunOptions& options);
+
+// Whether the row's upscaling limit admits the case's sizes (cases that give scales keep them
+// within the limit themselves).
+bool WithinUpscaleLimit(const aclnn_upsample_operator& op, const reference::Case& c);
+
 // Runs the row on `source` and checks the result element by element against the reference of
 // the row's direction (reference::Forward or reference::Backward of ForRow(op, c) on the values
 // the library saw) within the contract's tolerance, that a nearest-neighbour forward row copied
@@ -69,6 +82,11 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
 RunOutput ExpectMatchesReference(const aclnn_upsample_operator& op, const reference::Case& c,
                                  const std::vector<double>& source, const RunOptions& options,
                                  const std::string& label, std::vector<double>* expected = nullptr);
+
+// ExpectMatchesReference on normal-distributed source values (seeded), and that finite data
+// gave finite results.
+void ExpectMatchesOnRandomData(const aclnn_upsample_operator& op, const reference::Case& c,
+                               const RunOptions& options, uint32_t seed = 1);
 
 // The result's bytes (RunOutput::raw_bits) of one run per thread count, each with
 // ACLNN_UPSAMPLE_NUM_THREADS set for its phase-1 call; a run that fails fails the test and
