@@ -1,15 +1,21 @@
 """CANN's aclnn upsample operators on the CPU, for NumPy, PyTorch and any DLPack array.
 
-Forward: ``upsample_bilinear2d`` and ``upsample_bicubic2d_aa`` mirror
-``aclnnUpsampleBilinear2d`` and ``aclnnUpsampleBicubic2dAA``: ``x`` has shape
-``(N, C, H_in, W_in)`` (or ``(N, H_in, W_in, C)`` with ``format="nhwc"``), the result
-``(N, C, *output_size)`` in the same axis order.
+One function per operator, named after it (``aclnnUpsampleBicubic2dAAGrad`` is
+``upsample_bicubic2d_aa_grad``, ``aclnnUpsampleNearest2dV2`` is ``upsample_nearest2d_v2``):
 
-Backward: ``upsample_bilinear2d_backward_v2`` and ``upsample_bicubic2d_aa_grad`` mirror
-``aclnnUpsampleBilinear2dBackwardV2`` and ``aclnnUpsampleBicubic2dAAGrad``: ``grad_out`` has
-shape ``(N, C, *output_size)``, the result has shape ``input_size``.
+- forward (``x`` of shape ``(N, C, H_in, W_in)``, or ``(N, H_in, W_in, C)`` with
+  ``format="nhwc"``; the result ``(N, C, *output_size)`` in the same axis order):
+  ``upsample_bilinear2d``, ``upsample_bicubic2d_aa``, ``upsample_bilinear2d_aa``,
+  ``upsample_bicubic2d``, ``upsample_nearest2d_v2``, ``upsample_nearest2d`` (V1: no scales),
+  ``upsample_nearest_exact2d``;
+- backward (``grad_out`` of shape ``(N, C, *output_size)``, the result of shape
+  ``input_size``): ``upsample_bilinear2d_backward_v2``, ``upsample_bilinear2d_backward`` (V1),
+  ``upsample_bicubic2d_aa_grad``, ``upsample_bilinear2d_aa_backward``,
+  ``upsample_bicubic2d_backward``, ``upsample_nearest2d_backward``,
+  ``upsample_nearest_exact2d_backward``.
 
-Each is one row of the library's operator table, run through one binding. Arrays are used in
+The nearest operators have no ``align_corners`` parameter, as in CANN. Each function is one row of
+the library's operator table, run through one binding. Arrays are used in
 place with whatever strides they have; the GIL is released while the library runs. PyTorch
 integration (custom ops, routing ``F.interpolate`` forward and backward) is in
 :mod:`aclnn_upsample.torch`.
@@ -38,6 +44,16 @@ __all__ = [
     "upsample_bicubic2d_aa",
     "upsample_bilinear2d_backward_v2",
     "upsample_bicubic2d_aa_grad",
+    "upsample_bilinear2d_backward",
+    "upsample_bilinear2d_aa",
+    "upsample_bilinear2d_aa_backward",
+    "upsample_bicubic2d",
+    "upsample_bicubic2d_backward",
+    "upsample_nearest2d_v2",
+    "upsample_nearest2d",
+    "upsample_nearest2d_backward",
+    "upsample_nearest_exact2d",
+    "upsample_nearest_exact2d_backward",
     "set_num_threads",
     "get_num_threads",
     "simd_target",
@@ -284,6 +300,122 @@ def upsample_bicubic2d_aa_grad(grad_out, output_size, input_size, align_corners=
                 align_corners, scales_h, scales_w, out, format)
 
 
+def upsample_bilinear2d_backward(grad_out, output_size, input_size, align_corners=False,
+                                 scales_h=0.0, scales_w=0.0, *, out=None, format="nchw"):
+    """``aclnnUpsampleBilinear2dBackward`` (V1): the gradient of a bilinear resize, with
+    PyTorch's scale rule (``upsample_bilinear2d_backward``): any positive scale is used as given,
+    where :func:`upsample_bilinear2d_backward_v2` falls back to ``in/out`` for an inconsistent
+    one. Arguments as for :func:`upsample_bilinear2d_backward_v2`; N or C of 0 is refused.
+    """
+    return _run("aclnnUpsampleBilinear2dBackward", grad_out, output_size, input_size,
+                align_corners, scales_h, scales_w, out, format)
+
+
+def upsample_bilinear2d_aa(x, output_size, align_corners=False, scales_h=0.0, scales_w=0.0, *,
+                           out=None, format="nchw"):
+    """``aclnnUpsampleBilinear2dAA``: an antialiased bilinear resize (PyTorch's
+    ``_upsample_bilinear2d_aa``, ``F.interpolate(..., mode="bilinear", antialias=True)``).
+
+    Arguments as for :func:`upsample_bicubic2d_aa` (any positive scale used as given, also on an
+    axis whose size does not change; NCHW or ND; empty tensors refused), without an upscaling
+    limit.
+    """
+    return _run("aclnnUpsampleBilinear2dAA", x, output_size, None, align_corners, scales_h,
+                scales_w, out, format)
+
+
+def upsample_bilinear2d_aa_backward(grad_out, output_size, input_size, align_corners=False,
+                                    scales_h=0.0, scales_w=0.0, *, out=None, format="nchw"):
+    """``aclnnUpsampleBilinear2dAABackward``: the gradient of an antialiased bilinear resize.
+
+    Arguments as for :func:`upsample_bicubic2d_aa_grad`, without an upscaling limit.
+    """
+    return _run("aclnnUpsampleBilinear2dAABackward", grad_out, output_size, input_size,
+                align_corners, scales_h, scales_w, out, format)
+
+
+def upsample_bicubic2d(x, output_size, align_corners=False, scales_h=0.0, scales_w=0.0, *,
+                       out=None, format="nchw"):
+    """``aclnnUpsampleBicubic2d``: a bicubic resize (PyTorch's ``upsample_bicubic2d``,
+    ``F.interpolate(..., mode="bicubic")``), Keys' cubic with a = -0.75.
+
+    Arguments as for :func:`upsample_bilinear2d`, but any positive scale is used as given and a
+    negative one means "not given"; NCHW, NHWC or ND; empty tensors are refused.
+    """
+    return _run("aclnnUpsampleBicubic2d", x, output_size, None, align_corners, scales_h,
+                scales_w, out, format)
+
+
+def upsample_bicubic2d_backward(grad_out, output_size, input_size, align_corners=False,
+                                scales_h=0.0, scales_w=0.0, *, out=None, format="nchw"):
+    """``aclnnUpsampleBicubic2dBackward``: the gradient of a bicubic resize.
+
+    Arguments as for :func:`upsample_bilinear2d_backward_v2`, with :func:`upsample_bicubic2d`'s
+    scale rule, formats and refusal of empty tensors.
+    """
+    return _run("aclnnUpsampleBicubic2dBackward", grad_out, output_size, input_size,
+                align_corners, scales_h, scales_w, out, format)
+
+
+def upsample_nearest2d_v2(x, output_size, scales_h=0.0, scales_w=0.0, *, out=None,
+                          format="nchw"):
+    """``aclnnUpsampleNearest2dV2``: a nearest-neighbour resize (PyTorch's
+    ``upsample_nearest2d``, ``F.interpolate(..., mode="nearest")``); each result element is a
+    copy of one element of ``x``.
+
+    No ``align_corners``. ``scales_h``/``scales_w`` (0 or None: not given; negative: not given)
+    are the scale factors, passed to the operator as float32 as CANN declares them; a given scale
+    is used as given, except where the size stays or doubles (PyTorch's rule). N or C of 0 gives
+    an empty result. NCHW or NHWC.
+    """
+    return _run("aclnnUpsampleNearest2dV2", x, output_size, None, False, scales_h, scales_w, out,
+                format)
+
+
+def upsample_nearest2d(x, output_size, *, out=None, format="nchw"):
+    """``aclnnUpsampleNearest2d`` (V1): :func:`upsample_nearest2d_v2` without scales (the
+    operator has none: the ratio is always ``in/out``). Empty tensors are refused.
+    """
+    return _run("aclnnUpsampleNearest2d", x, output_size, None, False, 0.0, 0.0, out, format)
+
+
+def upsample_nearest2d_backward(grad_out, output_size, input_size, scales_h=0.0, scales_w=0.0,
+                                *, out=None, format="nchw"):
+    """``aclnnUpsampleNearest2dBackward``: the gradient of a nearest-neighbour resize, each
+    element of the result the sum of the ``grad_out`` elements copied from it.
+
+    No ``align_corners``; otherwise arguments as for :func:`upsample_bilinear2d_backward_v2`,
+    with :func:`upsample_nearest2d_v2`'s scale rule (scales taken as float64). NCHW or NHWC.
+    """
+    return _run("aclnnUpsampleNearest2dBackward", grad_out, output_size, input_size, False,
+                scales_h, scales_w, out, format)
+
+
+def upsample_nearest_exact2d(x, output_size, scales_h=0.0, scales_w=0.0, *, out=None,
+                             format="nchw"):
+    """``aclnnUpsampleNearestExact2d``: a nearest-neighbour resize that picks the element nearest
+    each output pixel's centre (PyTorch's ``_upsample_nearest_exact2d``,
+    ``F.interpolate(..., mode="nearest-exact")``).
+
+    No ``align_corners``; a given positive scale is used as given, a negative one refused.
+    N or C of 0 gives an empty result. NCHW, NHWC or ND.
+    """
+    return _run("aclnnUpsampleNearestExact2d", x, output_size, None, False, scales_h, scales_w,
+                out, format)
+
+
+def upsample_nearest_exact2d_backward(grad_out, output_size, input_size, scales_h=0.0,
+                                      scales_w=0.0, *, out=None, format="nchw"):
+    """``aclnnUpsampleNearestExact2dBackward``: the gradient of
+    :func:`upsample_nearest_exact2d`.
+
+    Arguments as for :func:`upsample_nearest2d_backward`; a negative scale is refused; NCHW or
+    ND; forward upscaling at most 50x per axis.
+    """
+    return _run("aclnnUpsampleNearestExact2dBackward", grad_out, output_size, input_size, False,
+                scales_h, scales_w, out, format)
+
+
 def set_num_threads(threads: int) -> None:
     """Sets the threads every later call runs with (the library's own pool), above the
     ``ACLNN_UPSAMPLE_NUM_THREADS`` environment variable; 0 returns to the default. Results are
@@ -300,3 +432,14 @@ def get_num_threads() -> int:
 def simd_target() -> str:
     """The SIMD target the kernels run on, chosen at run time (e.g. ``"AVX2"``)."""
     return _core.simd_target()
+
+
+def _row_functions() -> dict:
+    """Each table row's name -> (name, function) of the function above that runs it: the one
+    whose documentation opens with the row's name."""
+    functions = {}
+    for name in __all__:
+        function = globals()[name]
+        if name.startswith("upsample_"):
+            functions[function.__doc__.split("``")[1]] = (name, function)
+    return functions

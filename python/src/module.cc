@@ -345,6 +345,8 @@ nb::list OperatorRows() {
     row["rejects_negative_scales"] = op.rejects_negative_scales;
     row["scales_need_consistent_size"] = op.scales_need_consistent_size;
     row["max_upscale"] = op.max_upscale;
+    row["takes_align_corners"] = op.takes_align_corners;
+    row["takes_scales"] = op.takes_scales;
     rows.append(row);
   }
   return rows;

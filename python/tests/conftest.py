@@ -18,3 +18,13 @@ def library_calls(monkeypatch):
 
         monkeypatch.setattr(au._core, binding, recording)
     return calls
+
+
+@pytest.fixture
+def routing_off():
+    """PyTorch's own kernels before and after the test, whatever it enabled."""
+    import aclnn_upsample.torch as aut
+
+    aut.disable()
+    yield
+    aut.disable()

@@ -9,6 +9,7 @@ import torch.nn.functional as F  # noqa: E402
 import aclnn_upsample as au  # noqa: E402
 import aclnn_upsample.torch as aut  # noqa: E402
 from reference import assert_within_contract, forward_reference, reference  # noqa: E402
+from torch_helpers import assert_close_to_pytorch, interpolate_and_gradient  # noqa: E402
 
 ATEN = {
     "bilinear": torch.ops.aten.upsample_bilinear2d_backward.default,
@@ -47,11 +48,7 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _routing_off():
-    aut.disable()
-    yield
-    aut.disable()
+pytestmark = pytest.mark.usefixtures("routing_off")
 
 
 BACKWARD_ROW = {"bilinear": "aclnnUpsampleBilinear2dBackwardV2",
@@ -59,31 +56,9 @@ BACKWARD_ROW = {"bilinear": "aclnnUpsampleBilinear2dBackwardV2",
 FORWARD_ROW = {"bilinear": "aclnnUpsampleBilinear2d", "bicubic_aa": "aclnnUpsampleBicubic2dAA"}
 
 
-def interpolate_and_gradient(x, weights, kwargs):
-    """F.interpolate(x, **kwargs) and the gradient of its dot product with `weights`."""
-    x.grad = None
-    y = F.interpolate(x, **kwargs)
-    (y * weights).sum().backward()
-    return y.detach(), x.grad.clone()
-
-
 def sums_of_magnitudes(op, grad, input_size, align, scales):
     return reference(op, grad.double().numpy(), input_size, align,
                      *(s or 0.0 for s in scales))[1]
-
-
-def assert_close_to_pytorch(ours, theirs, m, dtype=torch.float32):
-    """Close to PyTorch's result. PyTorch computes the weights in float32 (the library in float64,
-    within the contract's 1e-5*m of the exact result): at ratios like 1/0.37 its own error
-    reaches 1.7e-5*m, so the two may differ by more than the contract's bound."""
-    ours = ours.double().numpy()
-    theirs = theirs.double().numpy()
-    if dtype == torch.float32:
-        bound = 5e-5 * m + 1e-30
-    else:  # both rounded to 16 bits: each within an ulp of the exact value
-        eps = 2.0 ** (-10 if dtype == torch.float16 else -7)
-        bound = 2 * eps * np.abs(theirs) + 5e-5 * m + 1e-6
-    assert np.all(np.abs(ours - theirs) <= bound), np.max(np.abs(ours - theirs) - bound)
 
 
 @pytest.mark.parametrize("op", ["bilinear", "bicubic_aa"])
