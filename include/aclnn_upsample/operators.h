@@ -77,6 +77,8 @@ typedef struct {
   bool takes_align_corners;
   /** Whether the operator has scales parameters (aclnnUpsampleNearest2d has none): likewise. */
   bool takes_scales;
+  /** CANN's name of the tensor the operator writes: "out" or "gradInput". */
+  const char* result_name;
 } aclnn_upsample_operator;
 
 /** The number of rows in the table. */

@@ -143,7 +143,7 @@ aclnnStatus CheckNotNull(const Checker& check, const aclnn_upsample_operator& op
       {source, op.source_name},
       {output_size, "outputSize"},
       {input_size, "inputSize"},
-      {out, "out"},
+      {out, op.result_name},
       {workspace_size, "workspaceSize"},
       {executor, "executor"},
   }};
@@ -166,11 +166,13 @@ aclnnStatus CheckDTypes(const Checker& check, const aclnn_upsample_operator& op,
   }
   DType out_dtype;
   if (!ToDType(out.dtype, &out_dtype)) {
-    return check.Invalid("out dtype", supported, DescribeDType(out.dtype));
+    return check.Invalid(std::string(op.result_name) + " dtype", supported,
+                         DescribeDType(out.dtype));
   }
   if (out_dtype != *dtype) {
     return check.Invalid(
-        "out dtype", std::string("the dtype of ") + op.source_name + " (" + DTypeName(*dtype) + ")",
+        std::string(op.result_name) + " dtype",
+        std::string("the dtype of ") + op.source_name + " (" + DTypeName(*dtype) + ")",
         DTypeName(out_dtype));
   }
   return ACLNN_SUCCESS;
@@ -179,7 +181,10 @@ aclnnStatus CheckDTypes(const Checker& check, const aclnn_upsample_operator& op,
 // #3: formats accepted by this operator and equal.
 aclnnStatus CheckFormats(const Checker& check, const aclnn_upsample_operator& op,
                          const aclTensor& source, const aclTensor& out) {
-  const std::string accepted = op.accepts_nhwc ? "NCHW or NHWC" : "NCHW or ND";
+  const std::string accepted = op.accepts_nhwc && op.accepts_nd ? "NCHW, NHWC or ND"
+                               : op.accepts_nhwc                ? "NCHW or NHWC"
+                               : op.accepts_nd                  ? "NCHW or ND"
+                                                                : "NCHW";
   auto accepts = [&](aclFormat f) {
     return f == ACL_FORMAT_NCHW || (f == ACL_FORMAT_NHWC && op.accepts_nhwc) ||
            (f == ACL_FORMAT_ND && op.accepts_nd);
@@ -189,10 +194,11 @@ aclnnStatus CheckFormats(const Checker& check, const aclnn_upsample_operator& op
                          DescribeFormat(source.format));
   }
   if (!accepts(out.format))
-    return check.Invalid("out format", accepted, DescribeFormat(out.format));
+    return check.Invalid(std::string(op.result_name) + " format", accepted,
+                         DescribeFormat(out.format));
   if (source.format != out.format) {
     return check.Invalid(
-        "out format",
+        std::string(op.result_name) + " format",
         std::string("the format of ") + op.source_name + " (" + DescribeFormat(source.format) + ")",
         DescribeFormat(out.format));
   }
@@ -209,7 +215,7 @@ aclnnStatus CheckRanks(const Checker& check, const aclnn_upsample_operator& op,
         std::to_string(source.view_dims.size()) + "-D shape " + Join(source.view_dims));
   }
   if (out.view_dims.size() != 4) {
-    return check.Invalid("out", "a 4-D tensor",
+    return check.Invalid(op.result_name, "a 4-D tensor",
                          std::to_string(out.view_dims.size()) + "-D shape " + Join(out.view_dims));
   }
   if (output_size.values.size() != 2) {
@@ -305,13 +311,13 @@ aclnnStatus CheckShapes(const Checker& check, const aclnn_upsample_operator& op,
   if (forward_output.view_dims != expected) {
     const std::string origin = forward ? std::string(op.source_name) + "'s N, C and outputSize"
                                        : "inputSize's N, C and outputSize";
-    return check.Invalid(std::string(forward ? "out" : op.source_name) + " shape",
+    return check.Invalid(std::string(forward ? op.result_name : op.source_name) + " shape",
                          Join(expected) + " (" + axes.text + " from " + origin + ")",
                          Join(forward_output.view_dims));
   }
   if (!forward && out.view_dims != in_size) {
-    return check.Invalid("out shape", "inputSize " + Join(in_size) + " " + axes.text,
-                         Join(out.view_dims));
+    return check.Invalid(std::string(op.result_name) + " shape",
+                         "inputSize " + Join(in_size) + " " + axes.text, Join(out.view_dims));
   }
   return ACLNN_SUCCESS;
 }
@@ -383,12 +389,13 @@ aclnnStatus CheckStorage(const Checker& check, const aclTensor& tensor, const ch
 
 // #11: one address per element of `out`: elements sharing one would leave whichever was written
 // last.
-aclnnStatus CheckOutAddresses(const Checker& check, const aclTensor& out) {
+aclnnStatus CheckOutAddresses(const Checker& check, const aclnn_upsample_operator& op,
+                              const aclTensor& out) {
   if (IsEmptyView(out)) return ACLNN_SUCCESS;
   const AddressCheck distinct = ClassifyAddresses(out);
   if (distinct != AddressCheck::kDistinct) {
     return check.Invalid(
-        "out strides",
+        std::string(op.result_name) + " strides",
         distinct == AddressCheck::kShared
             ? "a layout where every element has its own address"
             : "a layout whose distinct addresses can be verified (strides sorted so that each "
@@ -406,7 +413,7 @@ aclnnStatus CheckDataNotNull(const Checker& check, const aclnn_upsample_operator
   if (IsEmptyView(out) || IsEmptyView(source)) return ACLNN_SUCCESS;
   if (out.data == nullptr || source.data == nullptr) {
     return check.Fail(ACLNN_ERR_PARAM_NULLPTR,
-                      std::string(out.data == nullptr ? "out" : op.source_name) + " data",
+                      std::string(out.data == nullptr ? op.result_name : op.source_name) + " data",
                       "a non-null data pointer for a non-empty tensor", "nullptr");
   }
   return ACLNN_SUCCESS;
@@ -424,7 +431,8 @@ aclnnStatus CheckOverlap(const Checker& check, const aclnn_upsample_operator& op
       static_cast<Int128>(reinterpret_cast<uintptr_t>(out.data)) + Int128{out.offset} * elem;
   const Int128 out_end = out_begin + (LastOffset(out) + 1) * elem;
   if (source_begin < out_end && out_begin < source_end) {
-    return check.Invalid("out memory", std::string("no overlap with ") + op.source_name,
+    return check.Invalid(std::string(op.result_name) + " memory",
+                         std::string("no overlap with ") + op.source_name,
                          "overlapping address ranges");
   }
   return ACLNN_SUCCESS;
@@ -478,15 +486,15 @@ aclnnStatus ValidateCommon(const aclnn_upsample_operator& op, const aclTensor* s
   const std::string in_size_name = forward ? std::string(op.source_name) + " shape" : "inputSize";
   RETURN_IF_FAILED(CheckSizeValues(check, axes, output_size->values, in_size, in_size_name));
   RETURN_IF_FAILED(CheckDimRange(check, *source, op.source_name));
-  RETURN_IF_FAILED(CheckDimRange(check, *out, "out"));
+  RETURN_IF_FAILED(CheckDimRange(check, *out, op.result_name));
   ReadSizes(axes, output_size->values, in_size, problem);
   RETURN_IF_FAILED(CheckShapes(check, op, axes, *problem, *source, in_size, *out));
   RETURN_IF_FAILED(CheckLimits(check, *problem));
   RETURN_IF_FAILED(CheckStrides(check, *source, op.source_name));
   RETURN_IF_FAILED(CheckStorage(check, *source, op.source_name));
-  RETURN_IF_FAILED(CheckStrides(check, *out, "out"));
-  RETURN_IF_FAILED(CheckStorage(check, *out, "out"));
-  RETURN_IF_FAILED(CheckOutAddresses(check, *out));
+  RETURN_IF_FAILED(CheckStrides(check, *out, op.result_name));
+  RETURN_IF_FAILED(CheckStorage(check, *out, op.result_name));
+  RETURN_IF_FAILED(CheckOutAddresses(check, op, *out));
   RETURN_IF_FAILED(CheckDataNotNull(check, op, *source, *out));
   RETURN_IF_FAILED(CheckOverlap(check, op, *source, *out, problem->dtype));
 

@@ -25,6 +25,7 @@ extern const aclnn_upsample_operator kUpsampleBicubic2dBackward = {
     aclnnUpsampleBicubic2dBackward,
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
+    /*result_name=*/"gradInput",
 };
 
 }  // namespace aclnn_upsample

@@ -29,6 +29,7 @@ extern const aclnn_upsample_operator kUpsampleBicubic2dAA = {
     aclnnUpsampleBicubic2dAA,
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

@@ -25,6 +25,7 @@ extern const aclnn_upsample_operator kUpsampleBicubic2dAAGrad = {
     aclnnUpsampleBicubic2dAAGrad,
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

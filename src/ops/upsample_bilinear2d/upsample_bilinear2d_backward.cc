@@ -26,6 +26,7 @@ extern const aclnn_upsample_operator kUpsampleBilinear2dBackward = {
     aclnnUpsampleBilinear2dBackward,
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

@@ -26,6 +26,7 @@ extern const aclnn_upsample_operator kUpsampleBilinear2dAA = {
     aclnnUpsampleBilinear2dAA,
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

@@ -24,6 +24,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2d = {
     aclnnUpsampleNearest2d,
     /*takes_align_corners=*/false,
     /*takes_scales=*/false,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

@@ -26,6 +26,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2dBackward = {
     aclnnUpsampleNearest2dBackward,
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
+    /*result_name=*/"gradInput",
 };
 
 }  // namespace aclnn_upsample

@@ -41,6 +41,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2dV2 = {
     aclnnUpsampleNearest2dV2,
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

@@ -26,6 +26,7 @@ extern const aclnn_upsample_operator kUpsampleNearestExact2d = {
     aclnnUpsampleNearestExact2d,
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample

@@ -25,6 +25,7 @@ extern const aclnn_upsample_operator kUpsampleNearestExact2dBackward = {
     aclnnUpsampleNearestExact2dBackward,
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
+    /*result_name=*/"out",
 };
 
 }  // namespace aclnn_upsample
