@@ -1,137 +1,44 @@
 #!/usr/bin/env python3
-"""Generates tests/golden/golden_cases.txt from PyTorch (a developer tool; CI never runs it).
+"""Generates the backward fixtures from PyTorch (a developer tool; CI never runs it).
 
-Every case is computed with torch's own backward ops in float64, so `expect` is the exact answer
-for the gradOut that the file stores, whose values are exact in the case's dtype (float32,
-float16 or bfloat16: the library reads them in that dtype). Alongside it the file carries `mag`,
-the contract's error scale m = |A_H|^T |gradOut| |A_W| (section 4), built from the dense 1-D
-matrices read off torch's backward ops (see axis_matrix for why not the forward ones), so the C++
-test can apply the contract's tolerance `1e-5 * m` element by element, and `torch32`, torch's own
-float32 answer, for information (float32 cases only). Each case also names the layout the C++
-test stores its tensors in (contiguous NCHW, NCHW with channels-last strides, or the NHWC
-format); the blocks are always in logical (n, c, h, w) order. Where torch's matrices differ from the contract's formulas
-(sections 1.1-1.3) or torch's forward from its backward, a note goes to stderr; TORCH_NOTES.md
+tests/golden/golden_cases.txt holds the first ones, of aclnnUpsampleBilinear2dBackwardV2 and
+aclnnUpsampleBicubic2dAAGrad (the op field names the mode); tests/golden/golden_table_cases.txt
+holds those of every backward row of the operator table (the op field names the row), from
+golden_rows.table_cases. Every case is computed with the row's own torch backward op in float64
+(golden_rows.write_fixtures), so `expect` is the exact answer for the gradOut that the file
+stores, whose values are exact in the case's dtype (float32, float16 or bfloat16: the library
+reads them in that dtype). Alongside it the file carries `mag`, the contract's error scale
+m = |A_H|^T |gradOut| |A_W| (section 4), built from the dense 1-D matrices read off torch's
+backward op (torch's AA forward skips an axis whose size does not change even when a scale != 1
+is given, so only the backward matrices match `expect`), and `torch32`, torch's own float32
+answer, for information (float32 cases only). Each case also names the layout the C++ test
+stores its tensors in (contiguous NCHW, NCHW with channels-last strides, the NHWC format or the
+ND format); the blocks are always in logical (n, c, h, w) order. Where torch's matrices differ
+from the formulas or torch's forward from its backward, a note goes to stderr; TORCH_NOTES.md
 records those cases.
 
-Usage: python3 tests/golden/generate_golden.py [--out tests/golden/golden_cases.txt]
+Usage: python3 tests/golden/generate_golden.py [--out-dir tests/golden]
 """
 
 import argparse
-import math
 import os
-import sys
 
 import torch
 
+from golden_rows import BACKWARD, Case, row_of, table_cases, write_fixtures
+
 SEED = 20240611
-
-bilinear_bwd = torch.ops.aten.upsample_bilinear2d_backward
-bilinear_fwd = torch.ops.aten.upsample_bilinear2d
-aa_bwd = torch.ops.aten._upsample_bicubic2d_aa_backward
-aa_fwd = torch.ops.aten._upsample_bicubic2d_aa
-
-
-def torch_scale(op, inp, out, scales):
-    """The scale argument torch must get so that it computes what the contract (1.3) asks.
-
-    aclnn passes 0 for "not given"; torch wants None. Bilinear trusts scales only when they are
-    consistent with outputSize and not absurdly large; otherwise the device falls back to
-    in/out, which torch does when it gets None. Bicubic AA uses any positive scale as given.
-    """
-    if scales <= 0:
-        return None
-    if op == "bilinear":
-        if out != math.floor(inp * scales) or 1.0 / scales < 0.01:
-            return None
-    return scales
-
-
-def axis_matrix(op, inp, out, align, scale, use_forward=False):
-    """Dense out x inp matrix A of one axis, read off torch's own ops.
-
-    By default it applies the backward op to unit gradients: a batch of `out` images of shape
-    1 x out, the unit vector along W, gives rows A[o, :] directly, so A is exactly the operator
-    that `expect` is computed with. H stays 1 -> 1, an identity for both ops. With use_forward
-    the forward op is applied to unit inputs instead (columns of A); torch's AA forward skips an
-    axis whose size does not change even when a scale != 1 is given, while its backward uses the
-    scale, so the two can disagree and only the backward one matches `expect`.
-    """
-    fwd = bilinear_fwd if op == "bilinear" else aa_fwd
-    if use_forward:
-        eye = torch.eye(inp, dtype=torch.float64).reshape(inp, 1, 1, inp)
-        y = fwd(eye, [1, out], bool(align), None, scale)
-        return y[:, 0, 0, :].T.contiguous()  # out x inp
-    eye = torch.eye(out, dtype=torch.float64).reshape(out, 1, 1, out)
-    x = backward(op, eye, (1, out), (out, 1, 1, inp), align, None, scale)
-    return x[:, 0, 0, :].contiguous()  # out x inp
-
-
-def cubic(d, a=-0.5):
-    d = abs(d)
-    if d <= 1:
-        return (a + 2) * d**3 - (a + 3) * d**2 + 1
-    if d < 2:
-        return a * d**3 - 5 * a * d**2 + 8 * a * d - 4 * a
-    return 0.0
-
-
-def contract_matrix(op, inp, out, align, scales):
-    """The 1-D matrix as OPERATORS.md sections 1.1-1.3 write it, to flag where torch differs."""
-    if align:
-        s = (inp - 1) / (out - 1) if out > 1 else 0.0
-    elif torch_scale(op, inp, out, scales) is not None:
-        s = 1.0 / scales
-    else:
-        s = inp / out
-    a = torch.zeros(out, inp, dtype=torch.float64)
-    for o in range(out):
-        if op == "bilinear":
-            src = o * s if align else max(0.0, (o + 0.5) * s - 0.5)
-            i0 = min(math.floor(src), inp - 1)
-            i1 = i0 + 1 if i0 < inp - 1 else i0
-            l1 = min(max(src - i0, 0.0), 1.0)
-            a[o, i0] += 1 - l1
-            a[o, i1] += l1
-        else:
-            support = 2 * s if s >= 1 else 2.0
-            invscale = 1 / s if s >= 1 else 1.0
-            center = s * (o + 0.5)
-            imin = max(int(center - support + 0.5), 0)
-            imax = min(int(center + support + 0.5), inp)
-            w = [cubic((i - center + 0.5) * invscale) for i in range(imin, imax)]
-            total = sum(w)
-            for j, i in enumerate(range(imin, imax)):
-                a[o, i] = w[j] / total
-    return a
-
-
-def backward(op, grad, out_hw, in_size, align, sh, sw):
-    fn = bilinear_bwd if op == "bilinear" else aa_bwd
-    return fn(grad, list(out_hw), list(in_size), bool(align), sh, sw)
-
-
-DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-LAYOUTS = ("nchw", "channels_last", "nhwc")
-
-
-class Case:
-    def __init__(self, name, op, align, scales_h, scales_w, n, c, h_out, w_out, h_in, w_in,
-                 grad=None, dtype="float32", layout="nchw"):
-        assert dtype in DTYPES and layout in LAYOUTS, name
-        assert layout != "nhwc" or op == "bilinear", name  # bicubic AA takes NCHW or ND only
-        self.dtype, self.layout = dtype, layout
-        self.name, self.op, self.align = name, op, align
-        self.scales_h, self.scales_w = float(scales_h), float(scales_w)
-        self.n, self.c = n, c
-        self.h_out, self.w_out, self.h_in, self.w_in = h_out, w_out, h_in, w_in
-        self.grad = grad  # None: random normal
-
+TABLE_SEED = 20261201
 
 def build_cases():
+    """The first fixtures (golden_cases.txt), of the two backward rows that came first; the op
+    field names the mode."""
     cases = []
 
-    def add(*args, **kwargs):
-        cases.append(Case(*args, **kwargs))
+    def add(name, op, align, scales_h, scales_w, n, c, h_out, w_out, h_in, w_in, grad=None,
+            dtype="float32", layout="nchw"):
+        cases.append(Case(name, row_of(op, BACKWARD), align, scales_h, scales_w, n, c, h_in,
+                          w_in, h_out, w_out, values=grad, dtype=dtype, layout=layout, field=op))
 
     # --- Bilinear -------------------------------------------------------------------------
     # The official call example (contract 1.4): all-ones gradOut.
@@ -245,88 +152,40 @@ def build_cases():
     return cases
 
 
-def fmt(values, spec):
-    out, line = [], []
-    for v in values:
-        line.append(spec % v)
-        if len(line) == 8:
-            out.append(" ".join(line))
-            line = []
-    if line:
-        out.append(" ".join(line))
-    return "\n".join(out)
+HEADER = (
+    "# Generated by tests/golden/generate_golden.py with torch %s; do not edit.\n"
+    "# case <name> <op> <dtype> <layout> <align> <scalesH> <scalesW> <N> <C> <H_out> <W_out>"
+    " <H_in> <W_in>\n"
+    "#   dtype: float32 | float16 | bfloat16; layout: nchw | channels_last (NCHW dims,\n"
+    "#   channels-last strides) | nhwc (the NHWC format, bilinear only)\n"
+    "# blocks, in logical (n, c, h, w) order whatever the layout: grad (values exact in the\n"
+    "# dtype), expect (float64 torch result), mag (|A_H|^T|G||A_W|), torch32 (torch's float32\n"
+    "# result, informational; float32 cases only)\n"
+    "# end <number of cases>\n" % torch.__version__)
+
+TABLE_HEADER = (
+    "# Generated by tests/golden/generate_golden.py with torch %s; do not edit.\n"
+    "# case <name> <row> <dtype> <layout> <align> <scalesH> <scalesW> <N> <C> <H_out> <W_out>"
+    " <H_in> <W_in>\n"
+    "#   row: the operator table's backward row (its CANN name); align and scales as the row's\n"
+    "#   GetWorkspaceSize gets them (0 where the operator lacks the parameter);\n"
+    "#   dtype: float32 | float16 | bfloat16; layout: nchw | channels_last (NCHW dims,\n"
+    "#   channels-last strides) | nhwc (the NHWC format) | nd (the ND format)\n"
+    "# blocks, in logical (n, c, h, w) order whatever the layout: grad (values exact in the\n"
+    "# dtype; nan, inf and -inf included), expect (float64 torch result), mag (|A_H|^T|G||A_W|\n"
+    "# over the finite elements of G), torch32 (torch's float32 result, informational; float32\n"
+    "# cases only)\n"
+    "# end <number of cases>\n" % torch.__version__)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                      "golden_cases.txt"))
+    parser.add_argument("--out-dir", default=os.path.dirname(os.path.abspath(__file__)))
     args = parser.parse_args()
-
-    gen = torch.Generator().manual_seed(SEED)
-    cases = build_cases()
-    names = set()
-    chunks = [
-        "# Generated by tests/golden/generate_golden.py with torch %s; do not edit.\n"
-        "# case <name> <op> <dtype> <layout> <align> <scalesH> <scalesW> <N> <C> <H_out> <W_out>"
-        " <H_in> <W_in>\n"
-        "#   dtype: float32 | float16 | bfloat16; layout: nchw | channels_last (NCHW dims,\n"
-        "#   channels-last strides) | nhwc (the NHWC format, bilinear only)\n"
-        "# blocks, in logical (n, c, h, w) order whatever the layout: grad (values exact in the\n"
-        "# dtype), expect (float64 torch result), mag (|A_H|^T|G||A_W|), torch32 (torch's float32\n"
-        "# result, informational; float32 cases only)\n"
-        "# end <number of cases>\n" % torch.__version__
-    ]
-    for cs in cases:
-        assert cs.name not in names, cs.name
-        names.add(cs.name)
-        shape = (cs.n, cs.c, cs.h_out, cs.w_out)
-        if cs.grad is None:
-            grad = torch.randn(shape, generator=gen, dtype=torch.float64)
-        else:
-            grad = cs.grad.reshape(shape)
-        # Store exactly what the library will read in the case's dtype.
-        grad = grad.to(DTYPES[cs.dtype]).to(torch.float64)
-        assert grad.numel() <= 8000 and cs.n * cs.c * cs.h_in * cs.w_in <= 4000, cs.name
-
-        sh = torch_scale(cs.op, cs.h_in, cs.h_out, cs.scales_h)
-        sw = torch_scale(cs.op, cs.w_in, cs.w_out, cs.scales_w)
-        in_size = (cs.n, cs.c, cs.h_in, cs.w_in)
-        expect = backward(cs.op, grad, (cs.h_out, cs.w_out), in_size, cs.align, sh, sw)
-        t32 = backward(cs.op, grad.float(), (cs.h_out, cs.w_out), in_size, cs.align, sh, sw)
-
-        a_h = axis_matrix(cs.op, cs.h_in, cs.h_out, cs.align, sh)
-        a_w = axis_matrix(cs.op, cs.w_in, cs.w_out, cs.align, sw)
-        for axis, a, inp, out, sc in (("H", a_h, cs.h_in, cs.h_out, sh),
-                                      ("W", a_w, cs.w_in, cs.w_out, sw)):
-            k = contract_matrix(cs.op, inp, out, cs.align, sc or 0.0)
-            if not torch.allclose(k, a, rtol=0, atol=1e-12):
-                print("note: %s axis %s: torch differs from the contract's formula (max %.3g)" %
-                      (cs.name, axis, (k - a).abs().max().item()), file=sys.stderr)
-            f = axis_matrix(cs.op, inp, out, cs.align, sc, use_forward=True)
-            if not torch.allclose(f, a, rtol=0, atol=1e-12):
-                print("note: %s axis %s: torch forward and backward disagree (max %.3g)" %
-                      (cs.name, axis, (f - a).abs().max().item()), file=sys.stderr)
-        # Sanity: torch's backward is separable, A_H^T G A_W with the matrices read off above.
-        dense = torch.einsum("oi,ncop,pj->ncij", a_h, grad, a_w)
-        err = (dense - expect).abs().max().item()
-        assert err <= 1e-12 * max(1.0, expect.abs().max().item()), (cs.name, err)
-        mag = torch.einsum("oi,ncop,pj->ncij", a_h.abs(), grad.abs(), a_w.abs())
-
-        chunks.append("case %s %s %s %s %d %.17g %.17g %d %d %d %d %d %d\n" % (
-            cs.name, cs.op, cs.dtype, cs.layout, cs.align, cs.scales_h, cs.scales_w, cs.n, cs.c,
-            cs.h_out, cs.w_out, cs.h_in, cs.w_in))
-        chunks.append("grad\n" + fmt(grad.flatten().tolist(), "%.9g") + "\n")
-        chunks.append("expect\n" + fmt(expect.flatten().tolist(), "%.17g") + "\n")
-        chunks.append("mag\n" + fmt(mag.flatten().tolist(), "%.17g") + "\n")
-        if cs.dtype == "float32":
-            chunks.append("torch32\n" + fmt(t32.double().flatten().tolist(), "%.9g") + "\n")
-
-    chunks.append("end %d\n" % len(cases))
-    text = "".join(chunks)
-    with open(args.out, "w") as f:
-        f.write(text)
-    print("%d cases, %d bytes -> %s" % (len(cases), len(text), args.out), file=sys.stderr)
+    write_fixtures(os.path.join(args.out_dir, "golden_cases.txt"), HEADER, build_cases(), SEED,
+                   "grad")
+    write_fixtures(os.path.join(args.out_dir, "golden_table_cases.txt"), TABLE_HEADER,
+                   table_cases(BACKWARD), TABLE_SEED, "grad")
 
 
 if __name__ == "__main__":
