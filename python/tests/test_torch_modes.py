@@ -1,49 +1,23 @@
 """PyTorch and every row of the operator table: each row's custom op (against its function, opcheck,
-gradients that are the adjoint rows), F.interpolate routed for every mode, and what stays with
+gradients that are the adjoint rows), every routed aten op, and what stays with
 PyTorch because its numbers differ by design."""
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-import torch.nn.functional as F  # noqa: E402
 
 import aclnn_upsample as au  # noqa: E402
 import aclnn_upsample.torch as aut  # noqa: E402
 from reference import assert_within_contract, forward_reference, reference  # noqa: E402
+from rows import FUNCTIONS, ROWS, adjoint, args_of, first_row, row_id  # noqa: E402
 from torch_helpers import assert_close_to_pytorch, interpolate_and_gradient  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("routing_off")
 
-ROWS = au._core.operators()
-FUNCTIONS = au._row_functions()  # row name -> (function name, function)
 CUSTOM = {name: getattr(torch.ops.aclnn_upsample, function_name).default
           for name, (function_name, _) in FUNCTIONS.items()}
 A = torch.ops.aten
-
-
-def row_id(row):
-    return row["name"]
-
-
-def first_row(mode, forward):
-    return next(r for r in ROWS if r["mode"] == mode and r["forward"] == forward)
-
-
-def adjoint(row):
-    return first_row(row["mode"], not row["forward"])
-
-
-def args_of(row, source, output_size, input_size, align=False, scales=(0.0, 0.0)):
-    """The positional arguments of `row`'s function and custom op: only those the row has."""
-    args = [source, list(output_size)]
-    if not row["forward"]:
-        args.append(list(input_size))
-    if row["takes_align_corners"]:
-        args.append(align)
-    if row["takes_scales"]:
-        args += list(scales)
-    return tuple(args)
 
 
 def source_shape(row, input_size, output_size):
@@ -172,59 +146,7 @@ def test_torch_compile_traces_every_custom_op():
 
 
 # ---------------------------------------------------------------------------------------------
-# Routing F.interpolate
-
-# mode of F.interpolate (with antialias) -> the table's mode
-MODES = {("nearest", False): "nearest", ("nearest-exact", False): "nearest_exact",
-         ("bicubic", False): "bicubic", ("bilinear", True): "bilinear_aa",
-         ("bicubic", True): "bicubic_aa", ("bilinear", False): "bilinear"}
-
-
-@pytest.mark.parametrize(
-    "kwargs",
-    [
-        dict(scale_factor=2, mode="nearest"),
-        dict(size=(37, 29), mode="nearest"),
-        dict(scale_factor=0.37, mode="nearest", recompute_scale_factor=False),
-        dict(scale_factor=2, mode="nearest-exact"),
-        dict(size=(11, 9), mode="nearest-exact"),
-        dict(scale_factor=1.7, mode="nearest-exact", recompute_scale_factor=False),
-        dict(scale_factor=2, mode="bicubic"),
-        dict(size=(37, 29), mode="bicubic", align_corners=True),
-        dict(scale_factor=0.37, mode="bicubic", recompute_scale_factor=False),
-        dict(scale_factor=2, mode="bilinear", antialias=True),
-        dict(size=(11, 9), mode="bilinear", antialias=True, align_corners=True),
-        dict(scale_factor=0.37, mode="bilinear", antialias=True),
-    ],
-)
-@pytest.mark.parametrize("channels_last", [False, True])
-def test_interpolate_routes_forward_and_backward(kwargs, channels_last, library_calls):
-    x = torch.randn(2, 8, 24, 20)
-    if channels_last:
-        x = x.contiguous(memory_format=torch.channels_last)
-    x.requires_grad_(True)
-    weights = torch.randn(F.interpolate(x.detach(), **kwargs).shape)
-    expected_y, expected = interpolate_and_gradient(x, weights, kwargs)
-    with aut.enabled():
-        y, result = interpolate_and_gradient(x, weights, kwargs)
-    mode = MODES[kwargs["mode"], kwargs.get("antialias", False)]
-    assert library_calls == [first_row(mode, True)["name"], first_row(mode, False)["name"]]
-    assert y.stride() == expected_y.stride() and result.stride() == expected.stride()
-    if mode.startswith("nearest"):
-        assert torch.equal(y, expected_y)  # both copy the element both pick
-    # PyTorch's numbers are its float64 kernels' (not routed): its float32 weights alone can be
-    # further from them than the contract allows (bicubic backward at 1/0.37: 9e-5 * m).
-    exact_y, exact = interpolate_and_gradient(x.detach().double().requires_grad_(True),
-                                              weights.double(), kwargs)
-    # The scale F.interpolate passes on: scale_factor, unless recomputed from the sizes.
-    scale = 0.0 if kwargs.get("recompute_scale_factor") else kwargs.get("scale_factor", 0.0)
-    align = kwargs.get("align_corners", False)
-    r, m = forward_reference(mode, x.detach().double().numpy(), y.shape[2:], align, scale, scale)
-    assert_within_contract(y.numpy(), exact_y.numpy(), m)
-    assert_within_contract(y.numpy(), r, m)
-    r, m = reference(mode, weights.double().numpy(), list(x.shape), align, scale, scale)
-    assert_within_contract(result.numpy(), exact.numpy(), m)
-    assert_within_contract(result.numpy(), r, m)
+# Routing (F.interpolate of every mode: test_torch.py)
 
 
 def routes():
