@@ -1,4 +1,5 @@
-// Error paths of both operators, one test per row of the contract's error tables (section 3).
+// Error paths of the backward operators, one test per row of the contract's error tables
+// (section 3), for every backward row of the operator table.
 // Every failing call is checked three ways: the exact status, a message from
 // aclGetRecentErrMsg() that names the operator, the parameter, what was expected and what
 // arrived, and `out`'s storage left byte for byte as it was (the contract promises that nothing
@@ -24,6 +25,7 @@
 #include "aclnn_upsample/operators.h"
 #include "aclnnop/aclnn_upsample_bicubic2d_aa_grad.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#include "support/test_tensors.h"
 
 namespace {
 
@@ -262,6 +264,12 @@ void ExpectSuccessfulRun(const OperatorApi& op, const Call& call) {
   EXPECT_EQ(invocation.Phase2(invocation.workspace_size()), ACLNN_SUCCESS) << RecentMessage();
 }
 
+// "<result> <what>" with CANN's name of the tensor the row writes ("out" or "gradInput"), e.g.
+// "gradInput dtype"; a `what` of ":" gives "<result>:".
+std::string Result(const OperatorApi& op, const std::string& what) {
+  return std::string(op.result_name) + (what == ":" ? ":" : " " + what);
+}
+
 // A test name from CANN's name: "aclnnUpsampleBicubic2dAAGrad" -> "Bicubic2dAAGrad".
 std::string ShortName(const OperatorApi& op) { return std::string(op.name).substr(13); }
 
@@ -304,7 +312,7 @@ TEST_P(NullParameterTest, IsParamNullptr) {
   const OperatorApi& op = *std::get<0>(GetParam());
   const int which = std::get<1>(GetParam());
   const std::string names[] = {op.source_name, "outputSize",    "inputSize",
-                               "out",          "workspaceSize", "executor"};
+                               op.result_name, "workspaceSize", "executor"};
   Call call;
   call.null_parameter = which;
   ExpectPhase1Failure(op, call, ACLNN_ERR_PARAM_NULLPTR, {names[which] + ":", "nullptr"});
@@ -322,13 +330,14 @@ TEST_P(CommonErrorsTest, GradDtypeInt32IsInvalid) {
 TEST_P(CommonErrorsTest, OutDtypeDoubleIsInvalid) {
   Call call;
   call.out.dtype = ACL_DOUBLE;
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out dtype", "11"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {Result(op(), "dtype"), "11"});
 }
 
 TEST_P(CommonErrorsTest, DtypesDifferingIsInvalid) {
   Call call;
   call.out.dtype = ACL_FLOAT16;
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out dtype", "FLOAT32", "FLOAT16"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {Result(op(), "dtype"), "FLOAT32", "FLOAT16"});
 }
 
 // Row: a tensor not 4-D; outputSize not 2 elements; inputSize not 4 elements.
@@ -343,9 +352,9 @@ TEST_P(CommonErrorsTest, GradNot4DIsInvalid) {
 TEST_P(CommonErrorsTest, OutNot4DIsInvalid) {
   Call call;
   call.out.dims = {1, 2, 2};
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out:", "4-D", "3-D"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {Result(op(), ":"), "4-D", "3-D"});
   call.out.dims = {1, 1, 1, 2, 2};
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out:", "4-D", "5-D"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {Result(op(), ":"), "4-D", "5-D"});
 }
 
 TEST_P(CommonErrorsTest, OutputSizeNotTwoElementsIsInvalid) {
@@ -407,7 +416,7 @@ TEST_P(CommonErrorsTest, OutShapeNotInputSizeIsInvalid) {
   Call call;
   call.out.dims = {1, 1, 2, 3};
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out shape", "[1, 1, 2, 2]", "[1, 1, 2, 3]"});
+                      {Result(op(), "shape"), "[1, 1, 2, 2]", "[1, 1, 2, 3]"});
 }
 
 // Row: any dimension of either tensor, or any value of outputSize/inputSize, > 2^20.
@@ -420,7 +429,8 @@ TEST_P(CommonErrorsTest, TensorDimensionAbove2Pow20IsInvalid) {
   Call out_call;
   out_call.out.dims = {1, 1, 2, kBig};
   out_call.out.storage = {4};
-  ExpectPhase1Failure(op(), out_call, ACLNN_ERR_PARAM_INVALID, {"out shape", "2^20", "1048577"});
+  ExpectPhase1Failure(op(), out_call, ACLNN_ERR_PARAM_INVALID,
+                      {Result(op(), "shape"), "2^20", "1048577"});
 }
 
 TEST_P(CommonErrorsTest, OutputSizeAbove2Pow20IsInvalid) {
@@ -507,7 +517,8 @@ TEST_P(CommonErrorsTest, FootprintJustBelow60GiBPassesTheLimit) {
 TEST_P(CommonErrorsTest, ViewOffsetBeyondStorageIsInvalid) {
   Call call;
   call.out.offset = 1;  // 4 elements of storage, the last one would be element 4
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out view", "offset 1", "element 4"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {Result(op(), "view"), "offset 1", "element 4"});
   Call grad_call;
   grad_call.grad.offset = 3;
   ExpectPhase1Failure(op(), grad_call, ACLNN_ERR_PARAM_INVALID,
@@ -518,7 +529,7 @@ TEST_P(CommonErrorsTest, ViewStridesBeyondStorageIsInvalid) {
   Call call;
   call.out.strides = {8, 8, 4, 1};  // reaches element 5 of 4
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out view", "[8, 8, 4, 1]", "element 5"});
+                      {Result(op(), "view"), "[8, 8, 4, 1]", "element 5"});
   Call grad_call;
   grad_call.grad.strides = {16, 16, 5, 1};  // reaches element 18 of 16
   ExpectPhase1Failure(op(), grad_call, ACLNN_ERR_PARAM_INVALID,
@@ -535,13 +546,14 @@ TEST_P(CommonErrorsTest, NegativeStrideIsInvalid) {
   Call out_call;
   out_call.out.strides = {4, 4, -2, 1};
   out_call.out.offset = 2;
-  ExpectPhase1Failure(op(), out_call, ACLNN_ERR_PARAM_INVALID, {"out strides", "-2"});
+  ExpectPhase1Failure(op(), out_call, ACLNN_ERR_PARAM_INVALID, {Result(op(), "strides"), "-2"});
 }
 
 TEST_P(CommonErrorsTest, NegativeOffsetIsInvalid) {
   Call call;
   call.out.offset = -1;
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out offset", "non-negative", "-1"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {Result(op(), "offset"), "non-negative", "-1"});
 }
 
 // Row: two elements of out at one address.
@@ -549,14 +561,14 @@ TEST_P(CommonErrorsTest, OutZeroStrideIsInvalid) {
   Call call;
   call.out.strides = {4, 4, 2, 0};
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out strides", "own address", "[4, 4, 2, 0]"});
+                      {Result(op(), "strides"), "own address", "[4, 4, 2, 0]"});
 }
 
 TEST_P(CommonErrorsTest, OutOverlappingStridesIsInvalid) {
   Call call;
   call.out.strides = {4, 4, 1, 1};  // (0, 1) and (1, 0) are both element 1
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out strides", "own address", "[4, 4, 1, 1]"});
+                      {Result(op(), "strides"), "own address", "[4, 4, 1, 1]"});
 }
 
 TEST_P(CommonErrorsTest, GradWithZeroStrideIsValid) {
@@ -625,14 +637,14 @@ TEST_P(CommonErrorsTest, OutOverlappingGradIsInvalid) {
   Call call;
   call.grad_inside_out_at = 2;  // gradOut starts at out's third element
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().source_name});
+                      {Result(op(), "memory"), "overlap", op().source_name});
 }
 
 TEST_P(CommonErrorsTest, OutInsideGradIsInvalid) {
   Call call;
   call.out_inside_grad_at = 3;  // out's four elements are gradOut's elements 3..6
   ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().source_name});
+                      {Result(op(), "memory"), "overlap", op().source_name});
 }
 
 // Spans that overlap without sharing an element: out on the even elements of one buffer,
@@ -652,11 +664,11 @@ TEST_P(CommonErrorsTest, InterleavedSpansSharingNoElementAreInvalid) {
   Call grad_on_odd = InterleavedCall();
   grad_on_odd.grad_inside_out_at = 1;  // gradOut at 1, 3, ..., 31; out at 0, 2, 4, 6
   ExpectPhase1Failure(op(), grad_on_odd, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().source_name});
+                      {Result(op(), "memory"), "overlap", op().source_name});
   Call out_on_odd = InterleavedCall();
   out_on_odd.out_inside_grad_at = 1;  // out at 1, 3, 5, 7 among gradOut's even elements
   ExpectPhase1Failure(op(), out_on_odd, ACLNN_ERR_PARAM_INVALID,
-                      {"out memory", "overlap", op().source_name});
+                      {Result(op(), "memory"), "overlap", op().source_name});
 }
 
 TEST_P(CommonErrorsTest, OutAndGradAdjacentInOneBufferIsValid) {
@@ -670,7 +682,7 @@ TEST_P(CommonErrorsTest, OutAndGradAdjacentInOneBufferIsValid) {
 TEST_P(CommonErrorsTest, DifferingFormatsAreInvalid) {
   Call call;
   call.out.format = &op() == &kBilinear ? ACL_FORMAT_NHWC : ACL_FORMAT_ND;
-  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {"out format", "NCHW"});
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID, {Result(op(), "format"), "NCHW"});
 }
 
 TEST_P(CommonErrorsTest, UnknownFormatIsInvalid) {
@@ -791,21 +803,10 @@ TEST_P(Phase2ErrorsTest, ExecutorOfTheOtherOperatorIsInvalid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3.2: aclnnUpsampleBilinear2dBackwardV2's own rows.
-
-TEST(BilinearErrorsTest, NdFormatIsInvalid) {
-  Call call;
-  call.grad.format = ACL_FORMAT_ND;
-  call.out.format = ACL_FORMAT_ND;
-  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID,
-                      {"gradOut format", "NCHW or NHWC", "got ND"});
-}
-
-TEST(BilinearErrorsTest, FormatValue3OnOutIsInvalid) {
-  Call call;
-  call.out.format = static_cast<aclFormat>(3);
-  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID, {"out format", "format 3"});
-}
+// 3.2 and 3.3 (bilinear's and bicubic AA's own rows) as the flags of the operator table's rows
+// state them, for every backward row the flag applies to: formats, empty problems, negative
+// scales and the upscaling limit. (forward_errors_test's RowFlags check the flags' statuses for
+// all rows; these check the messages and that nothing is written.)
 
 // NHWC: views are (N, H, W, C) and inputSize is {N, H, W, C}.
 Call NhwcCall() {
@@ -816,23 +817,83 @@ Call NhwcCall() {
   return call;
 }
 
-TEST(BilinearErrorsTest, NhwcCallIsValid) { ExpectSuccessfulRun(kBilinear, NhwcCall()); }
-
-TEST(BilinearErrorsTest, NhwcGradShapeInNchwOrderIsInvalid) {
-  Call call = NhwcCall();
-  call.grad.dims = {1, 3, 4, 4};
-  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID,
-                      {"gradOut shape", "[1, 4, 4, 3]", "[1, 3, 4, 4]"});
+// "<source> <what>", e.g. "gradOut format".
+std::string Named(const OperatorApi& op, const std::string& what) {
+  return std::string(op.source_name) + " " + what;
 }
 
-TEST(BilinearErrorsTest, NhwcOutShapeInNchwOrderIsInvalid) {
-  Call call = NhwcCall();
-  call.out.dims = {1, 3, 2, 2};
-  ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID,
-                      {"out shape", "[1, 2, 2, 3]", "[1, 3, 2, 2]"});
+TEST(FormatRowsTest, FormatsTheRowDoesNotAcceptAreInvalid) {
+  for (const OperatorApi* op : BackwardOperators()) {
+    SCOPED_TRACE(op->name);
+    if (!op->accepts_nd) {
+      Call call;
+      call.grad.format = ACL_FORMAT_ND;
+      call.out.format = ACL_FORMAT_ND;
+      ExpectPhase1Failure(*op, call, ACLNN_ERR_PARAM_INVALID,
+                          {Named(*op, "format"), support::AcceptedFormats(*op), "got ND"});
+    }
+    if (!op->accepts_nhwc) {
+      Call call = NhwcCall();
+      ExpectPhase1Failure(*op, call, ACLNN_ERR_PARAM_INVALID,
+                          {Named(*op, "format"), support::AcceptedFormats(*op), "got NHWC"});
+    }
+    Call unknown;
+    unknown.out.format = static_cast<aclFormat>(3);
+    ExpectPhase1Failure(*op, unknown, ACLNN_ERR_PARAM_INVALID, {Result(*op, "format"), "format 3"});
+  }
 }
 
-// An empty bilinear problem (N or C zero) in either format: dims in the format's axis order.
+TEST(FormatRowsTest, FormatsTheRowAcceptsAreValid) {
+  for (const OperatorApi* op : BackwardOperators()) {
+    SCOPED_TRACE(op->name);
+    if (op->accepts_nd) {
+      Call call;
+      call.grad.format = ACL_FORMAT_ND;
+      call.out.format = ACL_FORMAT_ND;
+      ExpectSuccessfulRun(*op, call);
+    }
+    if (op->accepts_nhwc) ExpectSuccessfulRun(*op, NhwcCall());
+  }
+}
+
+TEST(FormatRowsTest, NhwcShapesInNchwOrderAreInvalid) {
+  for (const OperatorApi* op : BackwardOperators()) {
+    if (!op->accepts_nhwc) continue;
+    SCOPED_TRACE(op->name);
+    Call grad_call = NhwcCall();
+    grad_call.grad.dims = {1, 3, 4, 4};
+    ExpectPhase1Failure(*op, grad_call, ACLNN_ERR_PARAM_INVALID,
+                        {Named(*op, "shape"), "[1, 4, 4, 3]", "[1, 3, 4, 4]"});
+    Call out_call = NhwcCall();
+    out_call.out.dims = {1, 3, 2, 2};
+    ExpectPhase1Failure(*op, out_call, ACLNN_ERR_PARAM_INVALID,
+                        {Result(*op, "shape"), "[1, 2, 2, 3]", "[1, 3, 2, 2]"});
+  }
+}
+
+// NHWC's H is inputSize[1]: zero there is an invalid H, not an empty C (which is what
+// inputSize[1] means in NCHW), even when N is zero too.
+TEST(FormatRowsTest, NhwcZeroHeightIsInvalid) {
+  for (const OperatorApi* op : BackwardOperators()) {
+    if (!op->accepts_nhwc) continue;
+    SCOPED_TRACE(op->name);
+    for (int64_t batch : {1, 0}) {
+      Call call = NhwcCall();
+      call.grad.dims = {batch, 4, 4, 3};
+      call.out.dims = {batch, 0, 2, 3};
+      call.input_size = {batch, 0, 2, 3};
+      ExpectPhase1Failure(*op, call, ACLNN_ERR_PARAM_INVALID, {"inputSize[1] (H)", "got 0"});
+      Call output_call = NhwcCall();
+      output_call.grad.dims = {batch, 0, 4, 3};
+      output_call.out.dims = {batch, 2, 2, 3};
+      output_call.input_size = {batch, 2, 2, 3};
+      output_call.output_size = {0, 4};
+      ExpectPhase1Failure(*op, output_call, ACLNN_ERR_PARAM_INVALID, {"outputSize[0]", "got 0"});
+    }
+  }
+}
+
+// An empty problem (N or C zero) in each format the row accepts: dims in the format's axis order.
 Call EmptyCall(aclFormat format, int64_t batch, int64_t channels) {
   Call call = format == ACL_FORMAT_NHWC ? NhwcCall() : Call();
   if (format == ACL_FORMAT_NHWC) {
@@ -843,89 +904,56 @@ Call EmptyCall(aclFormat format, int64_t batch, int64_t channels) {
     call.grad.dims = {batch, channels, 4, 4};
     call.out.dims = {batch, channels, 2, 2};
     call.input_size = {batch, channels, 2, 2};
+    call.grad.format = call.out.format = format;
   }
   return call;
 }
 
-TEST(BilinearErrorsTest, EmptyBatchOrChannelsIsSuccessWithoutWorkspace) {
-  for (aclFormat format : {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC}) {
-    for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 3}, {1, 0}, {0, 0}}) {
-      SCOPED_TRACE(std::string(format == ACL_FORMAT_NHWC ? "NHWC" : "NCHW") +
-                   ", N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
-      Call call = EmptyCall(format, batch, channels);
-      // Empty tensors need no data: the null-data rule is for non-empty tensors only.
-      call.grad.null_data = true;
-      call.out.null_data = true;
-      Invocation invocation(kBilinear, call);
-      ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
-      EXPECT_EQ(invocation.workspace_size(), 0u);
-      EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+TEST(EmptyRowsTest, EmptyBatchOrChannelsFollowTheRowsFlag) {
+  for (const OperatorApi* op : BackwardOperators()) {
+    std::vector<aclFormat> formats = {ACL_FORMAT_NCHW};
+    if (op->accepts_nhwc) formats.push_back(ACL_FORMAT_NHWC);
+    if (op->accepts_nd) formats.push_back(ACL_FORMAT_ND);
+    for (aclFormat format : formats) {
+      for (const auto& [batch, channels] : {std::pair<int64_t, int64_t>{0, 3}, {1, 0}, {0, 0}}) {
+        SCOPED_TRACE(std::string(op->name) + " format " + std::to_string(format) +
+                     ", N = " + std::to_string(batch) + ", C = " + std::to_string(channels));
+        Call call = EmptyCall(format, batch, channels);
+        if (!op->accepts_empty) {
+          ExpectPhase1Failure(
+              *op, call, ACLNN_ERR_PARAM_INVALID,
+              {Named(*op, "shape"), "zero dimension", batch == 0 ? "N = 0" : "C = 0"});
+          continue;
+        }
+        // Empty tensors need no data: the null-data rule is for non-empty tensors only.
+        call.grad.null_data = true;
+        call.out.null_data = true;
+        Invocation invocation(*op, call);
+        ASSERT_EQ(invocation.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+        EXPECT_EQ(invocation.workspace_size(), 0u);
+        EXPECT_EQ(invocation.Phase2(0, /*null_workspace=*/true), ACLNN_SUCCESS) << RecentMessage();
+      }
     }
   }
 }
 
-// NHWC's H is inputSize[1]: zero there is an invalid H, not an empty C (which is what
-// inputSize[1] means in NCHW), even when N is zero too.
-TEST(BilinearErrorsTest, NhwcZeroHeightIsInvalid) {
-  for (int64_t batch : {1, 0}) {
-    Call call = NhwcCall();
-    call.grad.dims = {batch, 4, 4, 3};
-    call.out.dims = {batch, 0, 2, 3};
-    call.input_size = {batch, 0, 2, 3};
-    ExpectPhase1Failure(kBilinear, call, ACLNN_ERR_PARAM_INVALID, {"inputSize[1] (H)", "got 0"});
-    Call output_call = NhwcCall();
-    output_call.grad.dims = {batch, 0, 4, 3};
-    output_call.out.dims = {batch, 2, 2, 3};
-    output_call.input_size = {batch, 2, 2, 3};
-    output_call.output_size = {0, 4};
-    ExpectPhase1Failure(kBilinear, output_call, ACLNN_ERR_PARAM_INVALID,
-                        {"outputSize[0]", "got 0"});
+TEST(ScaleRowsTest, NegativeScalesFollowTheRowsFlag) {
+  for (const OperatorApi* op : BackwardOperators()) {
+    SCOPED_TRACE(op->name);
+    if (!op->rejects_negative_scales) {
+      Call call;
+      call.scales_h = -1.0;
+      call.scales_w = -2.5;
+      ExpectSuccessfulRun(*op, call);
+      continue;
+    }
+    Call on_h;
+    on_h.scales_h = -1.0;
+    ExpectPhase1Failure(*op, on_h, ACLNN_ERR_PARAM_INVALID, {"scalesH", ">= 0", "got -1"});
+    Call on_w;
+    on_w.scales_w = -0.5;
+    ExpectPhase1Failure(*op, on_w, ACLNN_ERR_PARAM_INVALID, {"scalesW", ">= 0", "got -0.5"});
   }
-}
-
-TEST(BilinearErrorsTest, NegativeScalesAreNotGiven) {
-  Call call;
-  call.scales_h = -1.0;
-  call.scales_w = -2.5;
-  ExpectSuccessfulRun(kBilinear, call);
-}
-
-// ---------------------------------------------------------------------------------------------
-// 3.3: aclnnUpsampleBicubic2dAAGrad's own rows.
-
-TEST(BicubicErrorsTest, NhwcFormatIsInvalid) {
-  Call call = NhwcCall();
-  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID,
-                      {"gradOutput format", "NCHW or ND", "got NHWC"});
-}
-
-TEST(BicubicErrorsTest, NdFormatIsValid) {
-  Call call;
-  call.grad.format = ACL_FORMAT_ND;
-  call.out.format = ACL_FORMAT_ND;
-  ExpectSuccessfulRun(kBicubic, call);
-}
-
-TEST(BicubicErrorsTest, NegativeScalesHIsInvalid) {
-  Call call;
-  call.scales_h = -1.0;
-  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID, {"scalesH", ">= 0", "got -1"});
-}
-
-TEST(BicubicErrorsTest, NegativeScalesWIsInvalid) {
-  Call call;
-  call.scales_w = -0.5;
-  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID, {"scalesW", ">= 0", "got -0.5"});
-}
-
-TEST(BicubicErrorsTest, ZeroBatchIsInvalid) {
-  ExpectPhase1Failure(kBicubic, EmptyCall(ACL_FORMAT_NCHW, 0, 1), ACLNN_ERR_PARAM_INVALID,
-                      {"gradOutput shape", "zero dimension", "N = 0"});
-}
-
-TEST(BicubicErrorsTest, ZeroChannelsIsInvalid) {
-  ExpectPhase1Failure(kBicubic, EmptyCall(ACL_FORMAT_NCHW, 1, 0), ACLNN_ERR_PARAM_INVALID,
-                      {"gradOutput shape", "zero dimension", "C = 0"});
 }
 
 Call UpscaleCall(int64_t in_h, int64_t out_h) {
@@ -937,56 +965,83 @@ Call UpscaleCall(int64_t in_h, int64_t out_h) {
   return call;
 }
 
-TEST(BicubicErrorsTest, UpscaleAbove50BySizesIsInvalid) {
-  // r = 2 / 101 < 0.02.
-  ExpectPhase1Failure(kBicubic, UpscaleCall(2, 101), ACLNN_ERR_PARAM_INVALID,
-                      {"upscaling factor of axis H", "0.02", "outputSize 101"});
+// The rows with an upscaling limit L (ratio in/out >= 1/L per axis).
+std::vector<const OperatorApi*> LimitedRows() {
+  std::vector<const OperatorApi*> rows;
+  for (const OperatorApi* op : BackwardOperators()) {
+    if (op->max_upscale > 0) rows.push_back(op);
+  }
+  EXPECT_FALSE(rows.empty()) << "no backward row has an upscaling limit";
+  return rows;
 }
 
-TEST(BicubicErrorsTest, UpscaleAbove50ByScalesIsInvalid) {
-  // The sizes are a plain 2x upsample, but a given scale decides: r = 1 / 51 < 0.02.
-  Call call;
-  call.scales_w = 51.0;
-  ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID,
-                      {"upscaling factor of axis W", "0.02", "scales 51"});
-}
-
-TEST(BicubicErrorsTest, UpscaleOfExactly50IsValid) {
-  ExpectSuccessfulRun(kBicubic, UpscaleCall(2, 100));
-  Call by_scales;
-  by_scales.scales_h = 50.0;  // r = 1 / 50: on the limit, whatever the sizes say
-  ExpectSuccessfulRun(kBicubic, by_scales);
-}
-
-// Contract 3.3: a given scale, not the sizes, decides the limit. Sizes of 2 -> 101 (beyond 50x)
-// pass with scales 50 (r = 0.02 exactly) and the double below it, and fail with the double
-// above 50, on either axis.
-TEST(BicubicErrorsTest, Above50xBySizesFollowsTheScaleAtItsBoundary) {
-  const double above = std::nextafter(50.0, 100.0);
-  for (bool on_h : {true, false}) {
-    SCOPED_TRACE(on_h ? "H" : "W");
-    Call call = UpscaleCall(2, 101);
-    if (!on_h) {
-      call.grad.dims = {1, 1, 4, 101};
-      call.output_size = {4, 101};
-      call.input_size = {1, 1, 2, 2};
-      call.out.dims = {1, 1, 2, 2};
-    }
-    double& scale = on_h ? call.scales_h : call.scales_w;
-    for (double usable : {50.0, std::nextafter(50.0, 0.0)}) {
-      scale = usable;
-      ExpectSuccessfulRun(kBicubic, call);
-    }
-    scale = above;
-    ExpectPhase1Failure(kBicubic, call, ACLNN_ERR_PARAM_INVALID,
-                        {std::string("upscaling factor of axis ") + (on_h ? "H" : "W"), "0.02",
-                         "outputSize 101", "scales 50.000000000000007"});
+TEST(UpscaleRowsTest, BeyondTheLimitBySizesIsInvalid) {
+  for (const OperatorApi* op : LimitedRows()) {
+    SCOPED_TRACE(op->name);
+    const int64_t beyond = static_cast<int64_t>(2 * op->max_upscale) + 1;  // r = 2 / (2L + 1)
+    ExpectPhase1Failure(*op, UpscaleCall(2, beyond), ACLNN_ERR_PARAM_INVALID,
+                        {"upscaling factor of axis H", "outputSize " + std::to_string(beyond)});
   }
 }
 
-TEST(BicubicErrorsTest, LargeDownscaleIsValid) {
+TEST(UpscaleRowsTest, BeyondTheLimitByScalesIsInvalid) {
+  for (const OperatorApi* op : LimitedRows()) {
+    SCOPED_TRACE(op->name);
+    // The sizes are a plain 2x upsample, but a given scale decides: r = 1 / (L + 1).
+    Call call;
+    call.scales_w = op->max_upscale + 1;
+    ExpectPhase1Failure(*op, call, ACLNN_ERR_PARAM_INVALID, {"upscaling factor of axis W"});
+  }
+}
+
+TEST(UpscaleRowsTest, UpscaleOfExactlyTheLimitIsValid) {
+  for (const OperatorApi* op : LimitedRows()) {
+    SCOPED_TRACE(op->name);
+    ExpectSuccessfulRun(*op, UpscaleCall(2, static_cast<int64_t>(2 * op->max_upscale)));
+    Call by_scales;
+    by_scales.scales_h = op->max_upscale;  // r = 1 / L: on the limit, whatever the sizes say
+    ExpectSuccessfulRun(*op, by_scales);
+  }
+}
+
+// Contract 3.3: a given scale, not the sizes, decides the limit. Sizes of 2 -> 2L + 1 (beyond
+// the limit) pass with scales L and the double below it, and fail with the double above L, on
+// either axis.
+TEST(UpscaleRowsTest, BeyondTheLimitBySizesFollowsTheScaleAtItsBoundary) {
+  for (const OperatorApi* op : LimitedRows()) {
+    const double limit = op->max_upscale;
+    const int64_t beyond = static_cast<int64_t>(2 * limit) + 1;
+    const double above = std::nextafter(limit, 2 * limit);
+    for (bool on_h : {true, false}) {
+      SCOPED_TRACE(std::string(op->name) + (on_h ? " H" : " W"));
+      Call call = UpscaleCall(2, beyond);
+      if (!on_h) {
+        call.grad.dims = {1, 1, 4, beyond};
+        call.output_size = {4, beyond};
+        call.input_size = {1, 1, 2, 2};
+        call.out.dims = {1, 1, 2, 2};
+      }
+      double& scale = on_h ? call.scales_h : call.scales_w;
+      for (double usable : {limit, std::nextafter(limit, 0.0)}) {
+        scale = usable;
+        ExpectSuccessfulRun(*op, call);
+      }
+      scale = above;
+      char above_text[32];
+      std::snprintf(above_text, sizeof(above_text), "scales %.17g", above);
+      ExpectPhase1Failure(*op, call, ACLNN_ERR_PARAM_INVALID,
+                          {std::string("upscaling factor of axis ") + (on_h ? "H" : "W"),
+                           "outputSize " + std::to_string(beyond), above_text});
+    }
+  }
+}
+
+TEST(UpscaleRowsTest, LargeDownscaleIsValid) {
   // Downsampling has no limit: the filter widens instead.
-  ExpectSuccessfulRun(kBicubic, UpscaleCall(400, 4));
+  for (const OperatorApi* op : BackwardOperators()) {
+    SCOPED_TRACE(op->name);
+    ExpectSuccessfulRun(*op, UpscaleCall(400, 4));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

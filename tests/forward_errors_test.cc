@@ -30,12 +30,17 @@ using support::TensorSpec;
 using support::ValidCall;
 using Call = support::CallSpec;
 
-// "{source}" in a fragment stands for the row's name of the tensor it reads.
+// In a fragment, "{source}" and "{result}" stand for the row's names of the tensors it reads and
+// writes, "{accepted}" for the formats it accepts as its messages list them.
 std::string Expand(const std::string& fragment, const aclnn_upsample_operator& op) {
-  const std::string key = "{source}";
+  const std::pair<std::string, std::string> keys[] = {{"{source}", op.source_name},
+                                                      {"{result}", op.result_name},
+                                                      {"{accepted}", support::AcceptedFormats(op)}};
   std::string text = fragment;
-  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key)) {
-    text.replace(at, key.size(), op.source_name);
+  for (const auto& [key, value] : keys) {
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key)) {
+      text.replace(at, key.size(), value);
+    }
   }
   return text;
 }
@@ -110,7 +115,7 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
        Always,
        [](const Op&, Call* c) { c->null_parameter = 2; },
        ACLNN_ERR_PARAM_NULLPTR,
-       {": out: ", "nullptr"}},
+       {": {result}: ", "nullptr"}},
       {"#1 workspaceSize null",
        Always,
        [](const Op&, Call* c) { c->null_parameter = 3; },
@@ -131,12 +136,12 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
        Always,
        [](const Op&, Call* c) { c->out.dtype = ACL_DOUBLE; },
        ACLNN_ERR_PARAM_INVALID,
-       {": out dtype", "got aclDataType 11"}},
+       {": {result} dtype", "got aclDataType 11"}},
       {"#2 dtypes differ",
        Always,
        [](const Op&, Call* c) { c->out.dtype = ACL_FLOAT16; },
        ACLNN_ERR_PARAM_INVALID,
-       {": out dtype", "the dtype of {source} (FLOAT32)", "got FLOAT16"}},
+       {": {result} dtype", "the dtype of {source} (FLOAT32)", "got FLOAT16"}},
       // #3: formats accepted and equal.
       {"#3 unknown format",
        Always,
@@ -147,17 +152,17 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
        [](const Op& op) { return !op.accepts_nhwc; },
        [](const Op&, Call* c) { c->source.format = c->out.format = ACL_FORMAT_NHWC; },
        ACLNN_ERR_PARAM_INVALID,
-       {"{source} format", "NCHW or ND", "got NHWC"}},
+       {"{source} format", "{accepted}", "got NHWC"}},
       {"#3 ND where not accepted",
        [](const Op& op) { return !op.accepts_nd; },
        [](const Op&, Call* c) { c->source.format = c->out.format = ACL_FORMAT_ND; },
        ACLNN_ERR_PARAM_INVALID,
-       {"{source} format", "NCHW or NHWC", "got ND"}},
+       {"{source} format", "{accepted}", "got ND"}},
       {"#3 formats differ",
        Always,
        [](const Op& op, Call* c) { c->out.format = AcceptedOtherFormat(op); },
        ACLNN_ERR_PARAM_INVALID,
-       {": out format", "the format of {source} (NCHW)"}},
+       {": {result} format", "the format of {source} (NCHW)"}},
       // #4: ranks and array lengths.
       {"#4 source 3-D",
        Always,
@@ -179,7 +184,7 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
          c->out.dims = {1, 4, 4};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out: expected a 4-D tensor", "got 3-D"}},
+       {": {result}: expected a 4-D tensor", "got 3-D"}},
       {"#4 outputSize 1 element",
        Always,
        [](const Op&, Call* c) { c->output_size = {4}; },
@@ -245,14 +250,14 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
          c->out.storage = {4};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out shape", "[0, 2^20]", "1048577"}},
+       {": {result} shape", "[0, 2^20]", "1048577"}},
       {"#6 out dimension negative",
        Always,
        [](const Op&, Call* c) {
          c->out.dims = {1, 1, -4, 4};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out shape", "[1, 1, -4, 4]"}},
+       {": {result} shape", "[1, 1, -4, 4]"}},
       // #7: out is {N, C, outputSize}.
       {"#7 out W not outputSize",
        Always,
@@ -260,14 +265,14 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
          c->out.dims = {1, 1, 4, 5};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out shape", "[1, 1, 4, 4]", "{source}'s N, C and outputSize", "got [1, 1, 4, 5]"}},
+       {": {result} shape", "[1, 1, 4, 4]", "{source}'s N, C and outputSize", "got [1, 1, 4, 5]"}},
       {"#7 out N not the source's",
        Always,
        [](const Op&, Call* c) {
          c->out.dims = {2, 1, 4, 4};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out shape", "[1, 1, 4, 4]", "got [2, 1, 4, 4]"}},
+       {": {result} shape", "[1, 1, 4, 4]", "got [2, 1, 4, 4]"}},
       // #8: size limits from the metadata alone (one element of storage: never reached).
       {"#8 N * C * H_out 2^31",
        Always,
@@ -303,18 +308,18 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
          c->out.offset = 12;
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out strides", "[16, 16, -4, 1]"}},
+       {": {result} strides", "[16, 16, -4, 1]"}},
       // #10: the view inside its storage.
       {"#10 out negative offset",
        Always,
        [](const Op&, Call* c) { c->out.offset = -1; },
        ACLNN_ERR_PARAM_INVALID,
-       {": out offset", "non-negative", "got -1"}},
+       {": {result} offset", "non-negative", "got -1"}},
       {"#10 out offset beyond storage",
        Always,
        [](const Op&, Call* c) { c->out.offset = 1; },
        ACLNN_ERR_PARAM_INVALID,
-       {": out view", "16 elements", "offset 1", "element 16"}},
+       {": {result} view", "16 elements", "offset 1", "element 16"}},
       {"#10 source strides beyond storage",
        Always,
        [](const Op&, Call* c) {
@@ -334,14 +339,14 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
          c->out.strides = {16, 16, 4, 0};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out strides", "own address", "[16, 16, 4, 0]"}},
+       {": {result} strides", "own address", "[16, 16, 4, 0]"}},
       {"#11 out overlapping strides",
        Always,
        [](const Op&, Call* c) {
          c->out.strides = {16, 16, 1, 1};
        },
        ACLNN_ERR_PARAM_INVALID,
-       {": out strides", "share an address"}},
+       {": {result} strides", "share an address"}},
       // #12: data pointers of non-empty tensors.
       {"#12 source data null",
        Always,
@@ -352,18 +357,18 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
        Always,
        [](const Op&, Call* c) { c->out.null_data = true; },
        ACLNN_ERR_PARAM_NULLPTR,
-       {": out data", "got nullptr"}},
+       {": {result} data", "got nullptr"}},
       // #13: no overlap between the two tensors' spans.
       {"#13 source inside out",
        Always,
        [](const Op&, Call* c) { c->source_inside_out_at = 2; },
        ACLNN_ERR_PARAM_INVALID,
-       {": out memory", "no overlap with {source}"}},
+       {": {result} memory", "no overlap with {source}"}},
       {"#13 out inside source",
        Always,
        [](const Op&, Call* c) { c->out_inside_source_at = 1; },
        ACLNN_ERR_PARAM_INVALID,
-       {": out memory", "no overlap with {source}"}},
+       {": {result} memory", "no overlap with {source}"}},
       // #14: empty problems where the row does not accept them.
       {"#14 N 0",
        [](const Op& op) { return !op.accepts_empty; },

@@ -594,6 +594,12 @@ bool Invocation::Untouched() const {
   return out_buffer_ == out_snapshot_ && source_buffer_ == source_snapshot_;
 }
 
+std::string AcceptedFormats(const aclnn_upsample_operator& op) {
+  if (op.accepts_nhwc && op.accepts_nd) return "NCHW, NHWC or ND";
+  if (op.accepts_nhwc) return "NCHW or NHWC";
+  return op.accepts_nd ? "NCHW or ND" : "NCHW";
+}
+
 std::string RecentMessage() {
   const char* message = aclGetRecentErrMsg();
   return message == nullptr ? "<null>" : message;

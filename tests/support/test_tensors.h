@@ -209,6 +209,10 @@ class Invocation {
   bool consumed_ = false;
 };
 
+// The formats the row accepts, as its format errors list them: "NCHW", "NCHW or NHWC",
+// "NCHW or ND" or "NCHW, NHWC or ND".
+std::string AcceptedFormats(const aclnn_upsample_operator& op);
+
 // aclGetRecentErrMsg() as a string ("<null>" for none).
 std::string RecentMessage();
 
