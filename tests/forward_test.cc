@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -278,6 +281,40 @@ TEST(ForwardNonFinite, PropagatesAlongTapsOnly) {
     }
     EXPECT_GT(reached, 0) << op->name << ": no poison reached an output";
   }
+}
+
+// A nearest forward row copies: the bits of each result element are those of its source element
+// (ExpectMatchesReference compares them) for the values arithmetic would change, too: -0 (which
+// 0 + 1 * x turns into +0), NaNs with a payload or a sign, subnormals (which flush-to-zero modes
+// lose) and infinities, in every dtype and on the planar and channels-last plans.
+TEST(ForwardNearest, CopiesSpecialValuesBitwise) {
+  const uint64_t nan_bits = 0x7FF8'4000'0000'0000;  // quiet, payload in float's and bf16's bits
+  double quiet_nan_with_payload;
+  std::memcpy(&quiet_nan_with_payload, &nan_bits, sizeof nan_bits);
+  const double special[] = {-0.0,     0.0,      quiet_nan_with_payload, -std::nan(""),
+                            1e-40,   // float subnormal
+                            -1e-39,  // bfloat16 subnormal
+                            3e-6,    // float16 subnormal
+                            INFINITY, -INFINITY};
+  int rows = 0;
+  for (const aclnn_upsample_operator* op : ForwardRows()) {
+    if (!reference::IsNearest(support::ModeOf(*op))) continue;
+    ++rows;
+    for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      for (const auto& [storage, channels] : {std::pair<Storage, int64_t>{Storage::kContiguous, 2},
+                                              {Storage::kChannelsLastView, 9}}) {
+        // 9 -> 20 on both axes reads every input element at least once.
+        const Case c = RowCase(*op, 9, 9, 20, 20, false, 0, 0, 1, channels);
+        std::vector<double> x(c.result_elements());
+        for (size_t i = 0; i < x.size(); ++i) x[i] = special[i % std::size(special)];
+        RunOptions options;
+        options.dtype = dtype;
+        options.storage = storage;
+        support::ExpectMatchesReference(*op, c, x, options, Describe(*op, c, options));
+      }
+    }
+  }
+  EXPECT_GT(rows, 0) << "the table has no nearest forward row";
 }
 
 // N or C of 0: a row that accepts empty problems succeeds and writes nothing (Run backs the
