@@ -1,4 +1,5 @@
-// Concurrency and determinism of both operators, meant to run under ThreadSanitizer
+// Concurrency and determinism of the operators (the bilinear and bicubic AA backward rows in
+// depth, every row of the table at once in one test), meant to run under ThreadSanitizer
 // (tests/reliability/run_tsan.sh): many application threads share the library's one thread
 // pool, executor registry and error state, and every result must be bitwise equal to the same
 // call made alone; results must also be bitwise equal for every thread count (contract 4): 1 to
@@ -350,6 +351,58 @@ TEST(ConcurrencyTest, BitwiseIdenticalAtTheDefaultAndAtMoreThreadsThanCores) {
     }
   }
   SetThreadCount(2);
+}
+
+// Every row of the operator table at once: eight threads run all rows (forward and backward,
+// each on a shape with several planes and bands), each from its own starting row, and every
+// result must be bitwise equal to the same call made alone, which is first checked against the
+// float64 reference.
+TEST(ConcurrencyTest, EveryRowOfTheTableMatchesItsCallMadeAlone) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  struct RowCall {
+    const aclnn_upsample_operator* op;
+    reference::Case problem;
+    std::vector<double> source;
+    std::vector<uint8_t> expected;
+  };
+  std::vector<RowCall> calls;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    RowCall call;
+    call.op = aclnn_upsample_operator_at(i);
+    call.problem = support::RowCase(*call.op, 37, 29, 61, 17, i % 2 == 0, 0, 0, 2, 3);
+    const bool forward = call.op->direction == ACLNN_UPSAMPLE_FORWARD;
+    call.source = support::RandomValues(
+        forward ? call.problem.result_elements() : call.problem.grad_elements(), 31 + i);
+    support::RunOptions options;
+    options.dtype = i % 3 == 0 ? ACL_BF16 : ACL_FLOAT;
+    call.expected =
+        support::ExpectMatchesReference(*call.op, call.problem, call.source, options, call.op->name)
+            .raw_bits;
+    calls.push_back(std::move(call));
+  }
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 4 && failures[t].empty(); ++round) {
+        for (size_t i = 0; i < calls.size() && failures[t].empty(); ++i) {
+          const size_t at = (i + t) % calls.size();
+          const RowCall& call = calls[at];
+          support::RunOptions options;
+          options.dtype = at % 3 == 0 ? ACL_BF16 : ACL_FLOAT;
+          const support::RunOutput run =
+              support::RunOperator(*call.op, call.problem, call.source, options);
+          if (run.status != ACLNN_SUCCESS) {
+            failures[t] = std::string(call.op->name) + ": " + run.message;
+          } else if (run.raw_bits != call.expected) {
+            failures[t] = std::string(call.op->name) + ": result differs from the call made alone";
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
 }  // namespace
