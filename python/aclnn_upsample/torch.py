@@ -66,7 +66,13 @@ routed, the library computes those instead of PyTorch raising. Matching is withi
 contract's tolerance, not bitwise: the library computes the weights in float64 where PyTorch
 uses the tensor's dtype, and rounds 16-bit results once from float32. The nearest forward is
 bitwise PyTorch's (a copy of the element both pick); the nearest backward sums the same
-elements, in its own order.
+elements, in its own order (PyTorch's float32 sums differ from it by an ulp or so).
+
+Non-finite values are not routed around: where PyTorch's antialiased forward copies an unchanged
+axis (scale not given or 1), a NaN stays in place there while the library spreads it over the
+filter's window, as PyTorch's backward does; and an Inf meets the weight-0 taps (inf * 0 is NaN)
+in another order in the library's separable passes than in PyTorch's kernels, so the places
+that become NaN rather than Inf may differ (bilinear, bicubic, antialiased).
 """
 
 from __future__ import annotations

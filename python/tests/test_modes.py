@@ -179,8 +179,14 @@ def test_formats(row):
     nchw = call(row, source, [6, 9], [2, 3, 7, 5])
     nhwc_source = np.ascontiguousarray(source.transpose(0, 2, 3, 1))
     if row["accepts_nhwc"]:
+        # The same values in (N, H, W, C) order within the contract (the layouts run different
+        # kernels, which may round differently; test_numpy.py's test_forward_formats), and the
+        # nearest forward's copies bit for bit.
         result = call(row, nhwc_source, [6, 9], [2, 7, 5, 3], format="nhwc")
-        assert np.array_equal(result.transpose(0, 3, 1, 2), nchw)
+        r, m = expected(row, source, [6, 9], [2, 3, 7, 5], False, (0.0, 0.0))
+        assert_within_contract(result.transpose(0, 3, 1, 2), r, m)
+        if row["forward"] and row["mode"].startswith("nearest"):
+            assert np.array_equal(result.transpose(0, 3, 1, 2), nchw)
     else:
         with pytest.raises(au.AclnnError, match="format"):
             call(row, nhwc_source, [6, 9], [2, 7, 5, 3], format="nhwc")
