@@ -118,14 +118,17 @@ const aclnn_upsample_operator& OperatorOf(const SuiteCase& c) {
 
 bool IsForward(const aclnn_upsample_operator& op) { return op.direction == ACLNN_UPSAMPLE_FORWARD; }
 
-// BM_Suite/1_bilinear_..., BM_Suite/15_bilinear_forward_...; extra cases are BM_Extra/...
+// BM_Suite/1_bilinear_..., BM_Suite/15_bilinear_forward_..., BM_Suite/28_bilinear_v1_...: the
+// command with '_' for '-' (two rows may share a mode and direction); extra cases are
+// BM_Extra/...
 std::string BenchmarkName(const SuiteCase& c) {
-  const aclnn_upsample_operator& op = OperatorOf(c);
+  std::string command = OperatorOf(c).command;
+  std::replace(command.begin(), command.end(), '-', '_');
   std::string name = std::string(c.extra ? "BM_Extra/" : "BM_Suite/") + std::to_string(c.id) + "_" +
-                     op.mode + (IsForward(op) ? "_forward" : "") + "_" + std::to_string(c.n) + "x" +
-                     std::to_string(c.c) + "_" + std::to_string(c.in_h) + "x" +
-                     std::to_string(c.in_w) + "->" + std::to_string(c.out_h) + "x" +
-                     std::to_string(c.out_w) + "_" + upsample_grad::SuiteDtypeTag(c.dtype);
+                     command + "_" + std::to_string(c.n) + "x" + std::to_string(c.c) + "_" +
+                     std::to_string(c.in_h) + "x" + std::to_string(c.in_w) + "->" +
+                     std::to_string(c.out_h) + "x" + std::to_string(c.out_w) + "_" +
+                     upsample_grad::SuiteDtypeTag(c.dtype);
   // Cases that differ from another only in these must still have distinct names.
   if (c.align_corners) name += "_align_corners";
   if (c.layout == SuiteLayout::kNchwChannelsLastStrides) name += "_channels_last";

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnn_upsample/operators.h"
 #include "float16.h"
 #include "npy.h"
 #include "tool_process.h"
@@ -20,6 +21,7 @@ namespace {
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 
 // Contract section 1.4.
 const std::vector<double> kBilinearExample = {3.24, 4.32, 3.24, 4.32, 5.76, 4.32, 3.24, 4.32, 3.24};
@@ -64,6 +66,18 @@ std::vector<double> Float32Values(const npy::Array& array) {
     values[i] = value;
   }
   return values;
+}
+
+std::vector<const aclnn_upsample_operator*> TableRows() {
+  std::vector<const aclnn_upsample_operator*> rows;
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    rows.push_back(aclnn_upsample_operator_at(i));
+  }
+  return rows;
+}
+
+Op OpOf(const aclnn_upsample_operator& row) {
+  return Op{row.command, row.name, row.direction == ACLNN_UPSAMPLE_FORWARD};
 }
 
 TEST(CliTest, NoArgumentsRunsBothDocumentedExamples) {
@@ -339,7 +353,65 @@ INSTANTIATE_TEST_SUITE_P(
                                   {1, 3, 6, 6},
                                   {1, 3, 8, 8},
                                   {"--output-size", "8,8", "--format", "nd", "--align-corners"},
-                                  true}),
+                                  true},
+                      // The rows of issue 15: their options reach the operator as given.
+                      BitwiseCase{"NearestForwardOddRatio",
+                                  Op::kNearestForward,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 3, 5, 7},
+                                  {2, 3, 11, 10},
+                                  {"--output-size", "11,10"}},
+                      BitwiseCase{
+                          "NearestForwardScalesNhwc",
+                          Op::kNearestForward,
+                          ACL_FLOAT,
+                          "<f4",
+                          ACL_FORMAT_NHWC,
+                          {1, 6, 4, 3},
+                          {1, 13, 7, 3},
+                          {"--output-size", "13,7", "--format", "nhwc", "--scales", "2.2,1.7"},
+                          false,
+                          2.2,
+                          1.7},
+                      BitwiseCase{"NearestBackwardFloat16",
+                                  Op::kNearest,
+                                  ACL_FLOAT16,
+                                  "<f2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 3, 12, 10},
+                                  {1, 3, 5, 4},
+                                  {"--input-size", "5,4"}},
+                      // Scales V2 would not use (floor(4 * 2.5) != 9), which V1 uses as given.
+                      BitwiseCase{"BilinearV1InconsistentScales",
+                                  Op::kBilinearV1,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_NCHW,
+                                  {2, 2, 9, 7},
+                                  {2, 2, 4, 3},
+                                  {"--input-size", "4,3", "--scales", "2.5,2.5"},
+                                  false,
+                                  2.5,
+                                  2.5},
+                      BitwiseCase{"BicubicForwardAlignCornersBfloat16",
+                                  Op::kBicubicForward,
+                                  ACL_BF16,
+                                  "<u2",
+                                  ACL_FORMAT_NCHW,
+                                  {1, 2, 5, 6},
+                                  {1, 2, 9, 13},
+                                  {"--output-size", "9,13", "--dtype", "bf16", "--align-corners"},
+                                  true},
+                      BitwiseCase{"BilinearAABackwardNd",
+                                  Op::kBilinearAA,
+                                  ACL_FLOAT,
+                                  "<f4",
+                                  ACL_FORMAT_ND,
+                                  {1, 3, 4, 5},
+                                  {1, 3, 9, 11},
+                                  {"--input-size", "9,11", "--format", "nd"}}),
     [](const ::testing::TestParamInfo<BitwiseCase>& info) { return info.param.name; });
 
 TEST(CliTest, Float64IsComputedInFloat32AndWrittenAsFloat64) {
@@ -489,27 +561,43 @@ TEST(CliTest, BenchListsForwardRowsBesideTheBackwardOnes) {
     EXPECT_EQ(forward_parts[3].str(), parts[2].str());
     EXPECT_EQ(forward_parts[4].str(), parts[3].str());
   }
-  EXPECT_THAT(listing.out, HasSubstr("bicubic-aa-forward  8,3 512x512->128x128   fp32 "
-                                     "NCHW(NHWC mem)"));
+  EXPECT_THAT(listing.out,
+              ContainsRegex("bicubic-aa-forward +8,3 512x512->128x128 +fp32 NCHW\\(NHWC mem\\)"));
 
-  // The JSON that bench/compare_torch.py reads: every operator of the library's table appears.
+  // The JSON that bench/compare_torch.py reads: every operator of the library's table has a
+  // case (issue 15: at least one row per operator).
   ToolResult json = RunTool({"bench", "--list-cases", "--json"});
   ASSERT_EQ(json.exit_status, 0) << json.err;
   EXPECT_EQ(CountLines(json.out), CountLines(listing.out) + 2);  // one object a line, and [ ]
-  for (const Op& op :
-       {Op::kBilinear, Op::kBicubicAA, Op::kBilinearForward, Op::kBicubicAAForward}) {
-    EXPECT_THAT(json.out, HasSubstr(std::string("\"command\": \"") + op.command +
-                                    "\", \"operator\": \"" + op.name + "\""));
+  for (const aclnn_upsample_operator* row : TableRows()) {
+    EXPECT_THAT(json.out, HasSubstr(std::string("\"command\": \"") + row->command +
+                                    "\", \"operator\": \"" + row->name + "\""));
+    EXPECT_THAT(listing.out, ContainsRegex(std::string("\n +[0-9]+ ") + row->command + " "));
   }
   EXPECT_THAT(json.out, HasSubstr("{\"id\": 15, \"command\": \"bilinear-forward\", \"operator\": "
                                   "\"aclnnUpsampleBilinear2d\", \"mode\": \"bilinear\", "
                                   "\"direction\": \"forward\", \"n\": 8, \"c\": 64, \"in_h\": 64, "
                                   "\"in_w\": 64, \"out_h\": 128, \"out_w\": 128, \"dtype\": "
                                   "\"fp32\", \"align_corners\": false, \"channels_last\": false, "
-                                  "\"extra\": false}"));
+                                  "\"extra\": false, \"takes_align_corners\": true, "
+                                  "\"takes_scales\": true}"));
+  EXPECT_THAT(json.out, HasSubstr("\"command\": \"nearest-v1-forward\", \"operator\": "
+                                  "\"aclnnUpsampleNearest2d\", \"mode\": \"nearest\""));
+  EXPECT_THAT(json.out, ContainsRegex("\"command\": \"nearest-v1-forward\".*\"takes_align_"
+                                      "corners\": false, \"takes_scales\": false\\}"));
   // The help lists the same suite.
   ToolResult help = RunTool({"bench", "--help"});
   EXPECT_THAT(help.out, HasSubstr(listing.out));
+}
+
+// The cases of issue 15's operators (28 onwards): the two nearest rows of case 1's shape.
+TEST(CliTest, BenchRunsTheNewRows) {
+  ToolResult result = RunTool({"bench", "--case", "29,30", "--repeats", "2", "--min-time", "0",
+                               "--bandwidth-mib", "16", "--threads", "2"});
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("\n  29  nearest-forward  8,64 64x64->128x128"));
+  EXPECT_THAT(result.out, HasSubstr("\n  30  nearest          8,64 64x64->128x128"));
+  EXPECT_THAT(result.out, Not(HasSubstr("alignCorners")));
 }
 
 TEST(CliTest, BenchRunsForwardRows) {
@@ -520,6 +608,132 @@ TEST(CliTest, BenchRunsForwardRows) {
   EXPECT_THAT(result.out, HasSubstr("\n  26  bicubic-aa-forward  8,3 512x512->128x128"));
   EXPECT_THAT(result.out, HasSubstr("GB/s counts the source (gradOut, or a forward operator's "
                                     "input) read once and the result written once"));
+}
+
+// Every row of the library's table is reachable by its command and runs that row's operator:
+// the tool's result equals the library's, called by the row's CANN name.
+TEST(CliTest, EveryRowOfTheTableRunsThroughItsCommand) {
+  const std::array<int64_t, 4> input{1, 2, 4, 5};  // the forward input; outputSize 7 x 3
+  const std::array<int64_t, 4> output{1, 2, 7, 3};
+  for (const aclnn_upsample_operator* row : TableRows()) {
+    SCOPED_TRACE(row->command);
+    const Op op = OpOf(*row);
+    const std::array<int64_t, 4>& source_dims = op.forward ? input : output;
+    const std::array<int64_t, 4>& result_dims = op.forward ? output : input;
+    TempDir dir;
+    const int64_t count = source_dims[0] * source_dims[1] * source_dims[2] * source_dims[3];
+    npy::Array source{"<f4", {source_dims.begin(), source_dims.end()}, MakeData(count, ACL_FLOAT)};
+    npy::WriteNpy(dir.File("source.npy"), source);
+    ToolResult result =
+        RunTool({op.command, dir.File("source.npy"), op.forward ? "--output-size" : "--input-size",
+                 op.forward ? "7,3" : "4,5", "-o", dir.File("result.npy")});
+    ASSERT_EQ(result.exit_status, 0) << result.err;
+    EXPECT_THAT(result.out, HasSubstr(std::string(op.command) + ": " + op.name + " float32 NCHW "));
+
+    LibraryCall call;
+    call.op = op;
+    call.source_dims = source_dims;
+    call.output_size = {7, 3};
+    call.result_dims = result_dims;
+    LibraryResult expected = CallLibrary(call, source.data);
+    ASSERT_EQ(expected.status, 0) << expected.message;
+    EXPECT_TRUE(npy::ReadNpy(dir.File("result.npy")).data == expected.result);
+  }
+}
+
+TEST(CliTest, HelpListsEveryRowOfTheTable) {
+  ToolResult top = RunTool({"--help"});
+  ASSERT_EQ(top.exit_status, 0) << top.err;
+  for (const aclnn_upsample_operator* row : TableRows()) {
+    SCOPED_TRACE(row->command);
+    const bool forward = row->direction == ACLNN_UPSAMPLE_FORWARD;
+    // The command list gives each command's first sentence, which names its operator.
+    EXPECT_THAT(top.out, ContainsRegex(std::string("\n  ") + row->command +
+                                       (forward ? " +Resize " : " +Compute the gradient of ")));
+    EXPECT_THAT(top.out, HasSubstr(row->name));
+
+    ToolResult help = RunTool({row->command, "--help"});
+    ASSERT_EQ(help.exit_status, 0) << help.err;
+    EXPECT_THAT(help.out, HasSubstr(std::string("Usage: upsample-grad ") + row->command));
+    EXPECT_THAT(help.out, HasSubstr(forward ? "--output-size H,W" : "--input-size N,C,H,W|H,W"));
+    EXPECT_THAT(help.out, HasSubstr("Exit status"));
+    EXPECT_EQ(help.out.find("documented example") != std::string::npos,
+              row == aclnn_upsample_find_operator("aclnnUpsampleBilinear2dBackwardV2") ||
+                  row == aclnn_upsample_find_operator("aclnnUpsampleBicubic2dAAGrad"))
+        << "only the operators CANN documents an example of offer to run one";
+  }
+}
+
+// An operator without alignCorners or scales (the nearest family, Nearest2d's scales): the
+// command refuses the option, naming the operator, instead of passing a value it would ignore,
+// and its help says so instead of listing the option.
+TEST(CliTest, OptionsForParametersAnOperatorLacksAreRefused) {
+  TempDir dir;
+  npy::Array source{"<f4", {1, 1, 4, 4}, MakeData(16, ACL_FLOAT)};
+  npy::WriteNpy(dir.File("source.npy"), source);
+  int without_align_corners = 0, without_scales = 0;
+  for (const aclnn_upsample_operator* row : TableRows()) {
+    SCOPED_TRACE(row->command);
+    const bool forward = row->direction == ACLNN_UPSAMPLE_FORWARD;
+    const std::vector<std::string> call = {row->command, dir.File("source.npy"),
+                                           forward ? "--output-size" : "--input-size", "8,8"};
+    ToolResult help = RunTool({row->command, "--help"});
+    ASSERT_EQ(help.exit_status, 0) << help.err;
+    struct Refusable {
+      bool taken;
+      std::vector<std::string> args;
+      std::string listed;  // the option's line in the help when the operator takes it
+      std::string reason;
+    };
+    for (const Refusable& option :
+         {Refusable{row->takes_align_corners,
+                    {"--align-corners"},
+                    "  --align-corners ",
+                    std::string(row->name) + " has no alignCorners parameter: --align-corners "
+                                             "is refused"},
+          Refusable{row->takes_scales,
+                    {"--scales", "2,2"},
+                    "  --scales H,W ",
+                    std::string(row->name) + " has no scales parameters"}}) {
+      std::vector<std::string> args = call;
+      args.insert(args.end(), option.args.begin(), option.args.end());
+      ToolResult result = RunTool(args);
+      if (option.taken) {
+        EXPECT_EQ(result.exit_status, 0) << result.err;
+        EXPECT_THAT(help.out, HasSubstr(option.listed));
+        continue;
+      }
+      EXPECT_EQ(result.exit_status, 2);
+      EXPECT_EQ(result.out, "");
+      EXPECT_THAT(result.err,
+                  StartsWith("upsample-grad " + std::string(row->command) + ": " + option.reason));
+      EXPECT_EQ(CountLines(result.err), 1) << result.err;
+      EXPECT_THAT(help.out, Not(HasSubstr(option.listed)));
+      // The help wraps its text: compared with runs of white space as one space.
+      EXPECT_THAT(std::regex_replace(help.out, std::regex("\\s+"), " "),
+                  HasSubstr(option.reason));
+    }
+    without_align_corners += !row->takes_align_corners;
+    without_scales += !row->takes_scales;
+  }
+  // The table has such rows (ops7: five without alignCorners, one without scales); without them
+  // this test would check nothing.
+  EXPECT_GT(without_align_corners, 0);
+  EXPECT_GT(without_scales, 0);
+}
+
+// Nearest2d's refusal of --scales points to the command whose operator takes them.
+TEST(CliTest, ScalesRefusalNamesTheCommandThatTakesThem) {
+  TempDir dir;
+  npy::Array source{"<f4", {1, 1, 4, 4}, MakeData(16, ACL_FLOAT)};
+  npy::WriteNpy(dir.File("self.npy"), source);
+  ToolResult result = RunTool(
+      {"nearest-v1-forward", dir.File("self.npy"), "--output-size", "8,8", "--scales", "2,2"});
+  EXPECT_EQ(result.exit_status, 2);
+  EXPECT_EQ(result.err,
+            "upsample-grad nearest-v1-forward: aclnnUpsampleNearest2d has no scales parameters "
+            "(its ratio is always input size / output size): --scales is refused; "
+            "'nearest-forward' (aclnnUpsampleNearest2dV2) takes them\n");
 }
 
 }  // namespace

@@ -57,12 +57,22 @@ struct Op {
   static const Op kBicubicAA;
   static const Op kBilinearForward;
   static const Op kBicubicAAForward;
+  static const Op kBilinearV1;
+  static const Op kBilinearAA;
+  static const Op kBicubicForward;
+  static const Op kNearestForward;
+  static const Op kNearest;
 };
 
 inline constexpr Op Op::kBilinear{"bilinear", "aclnnUpsampleBilinear2dBackwardV2", false};
 inline constexpr Op Op::kBicubicAA{"bicubic-aa", "aclnnUpsampleBicubic2dAAGrad", false};
 inline constexpr Op Op::kBilinearForward{"bilinear-forward", "aclnnUpsampleBilinear2d", true};
 inline constexpr Op Op::kBicubicAAForward{"bicubic-aa-forward", "aclnnUpsampleBicubic2dAA", true};
+inline constexpr Op Op::kBilinearV1{"bilinear-v1", "aclnnUpsampleBilinear2dBackward", false};
+inline constexpr Op Op::kBilinearAA{"bilinear-aa", "aclnnUpsampleBilinear2dAABackward", false};
+inline constexpr Op Op::kBicubicForward{"bicubic-forward", "aclnnUpsampleBicubic2d", true};
+inline constexpr Op Op::kNearestForward{"nearest-forward", "aclnnUpsampleNearest2dV2", true};
+inline constexpr Op Op::kNearest{"nearest", "aclnnUpsampleNearest2dBackward", false};
 
 struct LibraryCall {
   Op op = Op::kBilinear;

@@ -114,7 +114,9 @@ void PrintSuiteJson(std::ostream& out) {
         << ", \"out_w\": " << c.out_w << ", \"dtype\": \"" << SuiteDtypeTag(c.dtype)
         << "\", \"align_corners\": " << (c.align_corners ? "true" : "false")
         << ", \"channels_last\": " << (c.layout == SuiteLayout::kNchw ? "false" : "true")
-        << ", \"extra\": " << (c.extra ? "true" : "false") << "}"
+        << ", \"extra\": " << (c.extra ? "true" : "false")
+        << ", \"takes_align_corners\": " << (op.takes_align_corners ? "true" : "false")
+        << ", \"takes_scales\": " << (op.takes_scales ? "true" : "false") << "}"
         << (i + 1 < kBenchSuite.size() ? ",\n" : "\n");
   }
   out << "]\n";
@@ -129,10 +131,15 @@ double Median(std::vector<double> values) {
 }  // namespace
 
 std::string DescribeBenchSuite() {
+  // As wide as the longest operator label, so that the columns line up.
+  int width = 0;
+  for (const SuiteCase& suite_case : kBenchSuite) {
+    width = std::max(width, static_cast<int>(OperatorLabel(suite_case).size()));
+  }
   std::string text;
   char line[128];
   for (const SuiteCase& suite_case : kBenchSuite) {
-    std::snprintf(line, sizeof(line), "  %2d %-19s %-22s %s %s%s\n", suite_case.id,
+    std::snprintf(line, sizeof(line), "  %2d %-*s %-22s %s %s%s\n", suite_case.id, width,
                   OperatorLabel(suite_case).c_str(), ShapeLabel(suite_case).c_str(),
                   SuiteDtypeTag(suite_case.dtype), LayoutLabel(suite_case),
                   suite_case.extra ? " (extra)" : "");

@@ -200,7 +200,38 @@ int RunAndReport(const Problem& problem, const TypedArray& source, ElementType f
   return 0;
 }
 
+// Another row of the same mode and direction that has the parameter `op` lacks (Nearest2dV2
+// for Nearest2d's scales), so that a refusal can point to the command that takes it.
+const aclnn_upsample_operator* SiblingWith(const aclnn_upsample_operator& op,
+                                           bool aclnn_upsample_operator::*parameter) {
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const aclnn_upsample_operator* other = aclnn_upsample_operator_at(i);
+    if (other != &op && other->*parameter && other->direction == op.direction &&
+        std::strcmp(other->mode, op.mode) == 0) {
+      return other;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+std::string RefusedAlignCornersReason(const aclnn_upsample_operator& op) {
+  if (op.takes_align_corners) return "";
+  return std::string(op.name) + " has no alignCorners parameter: --align-corners is refused";
+}
+
+std::string RefusedScalesReason(const aclnn_upsample_operator& op) {
+  if (op.takes_scales) return "";
+  std::string reason = std::string(op.name) +
+                       " has no scales parameters (its ratio is always input size / output "
+                       "size): --scales is refused";
+  if (const aclnn_upsample_operator* sibling =
+          SiblingWith(op, &aclnn_upsample_operator::takes_scales)) {
+    reason += std::string("; '") + sibling->command + "' (" + sibling->name + ") takes them";
+  }
+  return reason;
+}
 
 int RunResample(const ResampleOptions& options, std::ostream& out) {
   const aclnn_upsample_operator& op = *options.op;
@@ -208,6 +239,10 @@ int RunResample(const ResampleOptions& options, std::ostream& out) {
     throw ToolError(std::string("--input-size is for the gradient commands; ") + op.command +
                     " reads its input's size from the file; expected --output-size H,W");
   }
+  if (options.align_corners && !op.takes_align_corners) {
+    throw ToolError(RefusedAlignCornersReason(op));
+  }
+  if (!options.scales.empty() && !op.takes_scales) throw ToolError(RefusedScalesReason(op));
   aclFormat format = ParseFormat(options.format);
   DtypeChoice choice = ParseDtypeChoice(options.dtype);
   TypedArray source = LoadTypedArray(options.input_path, choice);

@@ -24,6 +24,11 @@ struct ResampleOptions {
   int threads = 0;  // 0: the library's default
 };
 
+// Why `op`'s command refuses --align-corners (resp. --scales): the operator has no such
+// parameter. Empty when it has one.
+std::string RefusedAlignCornersReason(const aclnn_upsample_operator& op);
+std::string RefusedScalesReason(const aclnn_upsample_operator& op);
+
 // Runs the operator on the source from a file (gradOut, or a forward operator's image), writes
 // the result and prints one summary line.
 int RunResample(const ResampleOptions& options, std::ostream& out);

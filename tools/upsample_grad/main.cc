@@ -37,6 +37,26 @@ std::string OneLine(std::string text) {
   return text;
 }
 
+// `text` with its words wrapped at `width` columns.
+std::string Wrap(const std::string& text, size_t width) {
+  std::string wrapped;
+  size_t line_length = 0;
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    if (line_length > 0 && line_length + 1 + word.size() > width) {
+      wrapped += '\n';
+      line_length = 0;
+    } else if (line_length > 0) {
+      wrapped += ' ';
+      ++line_length;
+    }
+    wrapped += word;
+    line_length += word.size();
+  }
+  return wrapped;
+}
+
 // Help in the layout of common Unix tools: the usage line first, text wrapped at 80 columns
 // (CLI11 prints each description on one line however long), and the command list giving only
 // the first sentence of each command's description.
@@ -63,26 +83,6 @@ class UnixHelpFormatter : public CLI::Formatter {
     CLI::detail::format_help(out, command->get_name(), Wrap(summary, kWidth - get_column_width()),
                              get_column_width());
     return out.str();
-  }
-
- private:
-  static std::string Wrap(const std::string& text, size_t width) {
-    std::string wrapped;
-    size_t line_length = 0;
-    std::istringstream words(text);
-    std::string word;
-    while (words >> word) {
-      if (line_length > 0 && line_length + 1 + word.size() > width) {
-        wrapped += '\n';
-        line_length = 0;
-      } else if (line_length > 0) {
-        wrapped += ' ';
-        ++line_length;
-      }
-      wrapped += word;
-      line_length += word.size();
-    }
-    return wrapped;
   }
 };
 
@@ -125,7 +125,21 @@ std::string ModeWords(const aclnn_upsample_operator& op) {
   const std::string mode = op.mode;
   if (mode == "bilinear") return "bilinear upsampling";
   if (mode == "bicubic_aa") return "anti-aliased bicubic resizing";
+  if (mode == "bilinear_aa") return "anti-aliased bilinear resizing";
+  if (mode == "bicubic") return "bicubic upsampling";
+  if (mode == "nearest") return "nearest-neighbour resizing";
+  if (mode == "nearest_exact") return "nearest-exact resizing";
   return mode + " resizing";
+}
+
+// What the help says about the options the operator has no parameter for (RunResample refuses
+// them rather than pass a value the operator would silently ignore).
+std::string MissingParametersHelp(const aclnn_upsample_operator& op) {
+  std::string text;
+  for (const std::string& paragraph : {RefusedAlignCornersReason(op), RefusedScalesReason(op)}) {
+    if (!paragraph.empty()) text += Wrap(paragraph + ".", UnixHelpFormatter::kWidth) + "\n\n";
+  }
+  return text;
 }
 
 // The positional argument: GRAD_OUT, or CANN's name of a forward operator's input (SELF, X).
@@ -158,7 +172,8 @@ CLI::App* AddResampleCommand(CLI::App& app, ResampleOptions& options) {
       forward ? "Resize " + source + " from a .npy file by " + ModeWords(op) + " (" + op.name +
                     "): the forward operator."
               : "Compute the gradient of " + ModeWords(op) + " (" + op.name +
-                    ") for gradOut from a .npy file, or for CANN's documented example.";
+                    ") for gradOut from a .npy file" +
+                    (HasDocumentedExample(op) ? ", or for CANN's documented example." : ".");
   CLI::App* command = app.add_subcommand(op.command, description);
   command
       ->add_option(argument, options.input_path,
@@ -193,13 +208,18 @@ CLI::App* AddResampleCommand(CLI::App& app, ResampleOptions& options) {
                      "with GRAD_OUT")
         ->type_name("N,C,H,W|H,W");
   }
-  command->add_flag("--align-corners", options.align_corners,
-                    "Align the corner pixels of input and output (PyTorch's align_corners)");
-  command
-      ->add_option("--scales", options.scales,
-                   "The forward scale factors (output/input) of H and W; 0 means not given "
-                   "[default: 0,0]")
-      ->type_name("H,W");
+  // Options for parameters the operator lacks stay parseable but unlisted, so that giving them
+  // gets RunResample's explanation instead of a parse error (the footer says so too).
+  CLI::Option* align_corners =
+      command->add_flag("--align-corners", options.align_corners,
+                        "Align the corner pixels of input and output (PyTorch's align_corners)");
+  if (!op.takes_align_corners) align_corners->group("");
+  CLI::Option* scales = command
+                            ->add_option("--scales", options.scales,
+                                         "The forward scale factors (output/input) of H and W; 0 "
+                                         "means not given [default: 0,0]")
+                            ->type_name("H,W");
+  if (!op.takes_scales) scales->group("");
   command->add_option("--format", options.format, FormatsHelp(op))->type_name("FORMAT");
   command
       ->add_option("--dtype", options.dtype,
@@ -215,10 +235,11 @@ CLI::App* AddResampleCommand(CLI::App& app, ResampleOptions& options) {
       ->check(CLI::Range(1, 4096).description(""));
   std::string examples = "Examples:\n";
   if (HasDocumentedExample(op)) examples += "  upsample-grad " + std::string(op.command) + "\n";
+  const std::string align_flag = op.takes_align_corners ? " --align-corners" : "";
   examples += "  upsample-grad " + std::string(op.command) +
-              (forward ? " image.npy --output-size 128,128 --align-corners -o resized.npy\n\n"
-                       : " grad_out.npy --input-size 64,64 --align-corners -o grad_in.npy\n\n");
-  command->footer(examples + kExitStatusHelp);
+              (forward ? " image.npy --output-size 128,128" + align_flag + " -o resized.npy\n\n"
+                       : " grad_out.npy --input-size 64,64" + align_flag + " -o grad_in.npy\n\n");
+  command->footer(MissingParametersHelp(op) + examples + kExitStatusHelp);
   return command;
 }
 
