@@ -710,8 +710,7 @@ TEST(CliTest, OptionsForParametersAnOperatorLacksAreRefused) {
       EXPECT_EQ(CountLines(result.err), 1) << result.err;
       EXPECT_THAT(help.out, Not(HasSubstr(option.listed)));
       // The help wraps its text: compared with runs of white space as one space.
-      EXPECT_THAT(std::regex_replace(help.out, std::regex("\\s+"), " "),
-                  HasSubstr(option.reason));
+      EXPECT_THAT(std::regex_replace(help.out, std::regex("\\s+"), " "), HasSubstr(option.reason));
     }
     without_align_corners += !row->takes_align_corners;
     without_scales += !row->takes_scales;
