@@ -1,8 +1,9 @@
 // The backward operators (every backward row of the operator table) through the public C API
 // against the independent float64 reference, which computes what each row's mode and flags say
-// (support::ForRow): documented examples, adjoint identities of the reference, size/ratio/scale
-// sweeps, each row's scale rule, dtypes, formats and storage kinds, NaN/Inf propagation and
-// bitwise determinism across thread counts.
+// (support::ForRow): documented examples, the reference's own adjoint identity, the shared sweeps
+// of support/row_sweeps.h (sizes, ratios, scales, dtypes, formats and storage kinds, NaN/Inf
+// propagation, empty problems, bitwise determinism across thread counts), each side of each
+// row's scale rule, and the upscaling limit read through scales.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "support/reference.h"
+#include "support/row_sweeps.h"
 #include "support/test_tensors.h"
 
 namespace {
@@ -20,11 +22,9 @@ namespace {
 using reference::Case;
 using reference::MakeResizeCase;
 using reference::Op;
-using support::CountOutOfTolerance;
 using support::ExpectMatchesOnRandomData;
 using support::RowCase;
 using support::RunOptions;
-using support::Storage;
 
 std::vector<const aclnn_upsample_operator*> BackwardRows() {
   return support::OperatorsOf(ACLNN_UPSAMPLE_BACKWARD);
@@ -93,91 +93,34 @@ TEST(Adjoint, ReferenceBackwardIsTheNaiveForwardTransposed) {
   }
 }
 
-// Sizes 1, 2, primes and around 8/16/32 (the vector widths of the kernels), in every
-// combination of up, down and identity per axis.
-const std::vector<int64_t> kSizes = {1, 2, 3, 5, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33};
+TEST(Sweep, SizesEveryRowBothAlignments) { support::SweepSizes(BackwardRows()); }
 
-TEST(Sweep, SizesEveryRowBothAlignments) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (bool align : {false, true}) {
-      for (size_t a = 0; a < kSizes.size(); ++a) {
-        for (size_t b = 0; b < kSizes.size(); ++b) {
-          const Case c = RowCase(*op, kSizes[a], kSizes[(a + 5) % kSizes.size()], kSizes[b],
-                                 kSizes[(b + 3) % kSizes.size()], align);
-          if (!support::WithinUpscaleLimit(*op, c)) continue;
-          ExpectMatchesOnRandomData(*op, c, RunOptions{}, static_cast<uint32_t>(a * 31 + b));
-          if (HasFailure()) return;
-        }
-      }
-    }
-  }
-}
+TEST(Sweep, OneByNAndNByOnePlanes) { support::SweepThinPlanes(BackwardRows()); }
 
-TEST(Sweep, OneByNAndNByOnePlanes) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (bool align : {false, true}) {
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 1, 40, 1, 17, align, 0, 0, 1, 2), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 40, 1, 17, 1, align, 0, 0, 1, 2), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 1, 9, 5, 1, align), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 1, 1, 20, align), RunOptions{});
-    }
-  }
-}
+TEST(Sweep, LargeUpAndDownscaling) { support::SweepLargeRatios(BackwardRows()); }
 
-TEST(Sweep, DownsamplingToOneThirtieth) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (bool align : {false, true}) {
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 60, 90, 2, 3, align, 0, 0, 1, 2), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 300, 31, 10, 1, align), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 7, 300, 7, 10, align), RunOptions{});
-    }
-  }
-}
+TEST(Sweep, ScalesGivenAbsentAndInconsistent) { support::SweepScales(BackwardRows()); }
 
-TEST(Sweep, LargeUpsampling) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    ExpectMatchesOnRandomData(*op, RowCase(*op, 2, 3, 100, 150, false), RunOptions{});  // 50x
-    const Case beyond_50x[] = {RowCase(*op, 2, 3, 300, 7, false),
-                               RowCase(*op, 3, 2, 64, 130, true)};
-    for (const Case& c : beyond_50x) {
-      if (support::WithinUpscaleLimit(*op, c)) ExpectMatchesOnRandomData(*op, c, RunOptions{});
-    }
-  }
-}
+TEST(Sweep, EverySupportedDType) { support::SweepDTypes(BackwardRows()); }
 
-TEST(Sweep, ScalesGivenAbsentAndInconsistent) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (bool align : {false, true}) {
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, 2.0, 2.0), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, 0.0, 0.0), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, 3.0, 1.5), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 10, 9, 3, 4, align, 0.3, 0.45), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 7, 7, 17, 12, align, 2.5, 1.8), RunOptions{});
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 9, 9, 9, align, 1.2, 1.1), RunOptions{});
-      if (!op->rejects_negative_scales) {
-        ExpectMatchesOnRandomData(*op, RowCase(*op, 8, 6, 16, 12, align, -2.0, -0.5), RunOptions{});
-      }
-    }
-  }
-}
+TEST(Sweep, FormatsAndStorageKinds) { support::SweepLayouts(BackwardRows()); }
+
+TEST(Sweep, EmptyProblemsFollowTheRowsFlag) { support::SweepEmpty(BackwardRows()); }
+
+TEST(NonFinite, PropagatesAlongTapsOnly) { support::SweepNonFinite(BackwardRows()); }
+
+TEST(Determinism, BitwiseAcrossThreadCounts) { support::SweepDeterminism(BackwardRows()); }
 
 // ---------------------------------------------------------------------------------------------
 // Contract 1.3 and ops7's scale rule, each side of each rule per row
 // (support::ExpectReadsScaleByItsFlags: the reading the row's flags prescribe, and the one a row
 // breaking its rule would take, told apart on the axis first). Inputs of 1 (one tap whatever the
 // ratio) and outputSize == inputSize * scales exactly (in/out is then the same double as
-// 1/scales) cannot tell the readings apart, and nearest indices move in whole pixels; every row
-// must be judged on enough axes.
-struct ScaleAxis {
-  const char* rule;
-  int64_t in, out;
-  bool align;
-  double scale;
-};
-
+// 1/scales) cannot tell the readings apart, and nearest indices move in whole pixels. Every
+// backward row takes double scales, so odd ones are fine here.
 const double kBelow100 = std::nextafter(100.0, 0.0);  // 1/scales just above 0.01
 
-const ScaleAxis kScaleAxes[] = {
+const std::vector<support::ScaleAxis> kScaleAxes = {
     {"consistent", 7, 17, false, 2.5},
     {"outputSize = floor + 1 (rounded up)", 7, 18, false, 2.5},
     {"outputSize = floor - 1", 7, 16, false, 2.5},
@@ -195,34 +138,7 @@ const ScaleAxis kScaleAxes[] = {
 };
 
 TEST(ScaleRules, EachSideOfEachRuleOnHAndW) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    int judged = 0;
-    for (const ScaleAxis& axis : kScaleAxes) {
-      SCOPED_TRACE(std::string(op->name) + ": " + axis.rule);
-      if (axis.scale < 0 && op->rejects_negative_scales) continue;  // an error row
-      if (op->max_upscale > 0 &&
-          (axis.scale > op->max_upscale || double(axis.out) > double(axis.in) * op->max_upscale)) {
-        continue;  // beyond the row's upscaling limit: an error row
-      }
-      // NHWC puts H at inputSize[1] and W at [2]: a scale checked against the NCHW positions
-      // meets a size of 5 or C there, and takes the other reading. C = 16 runs the
-      // channels-last plan.
-      std::vector<std::pair<aclFormat, int64_t>> layouts = {{ACL_FORMAT_NCHW, 1}};
-      if (op->accepts_nhwc) {
-        layouts.push_back({ACL_FORMAT_NHWC, 3});
-        layouts.push_back({ACL_FORMAT_NHWC, 16});
-      }
-      for (const auto& [format, channels] : layouts) {
-        RunOptions options;
-        options.format = format;
-        for (bool on_h : {true, false}) {
-          judged += support::ExpectReadsScaleByItsFlags(*op, axis.in, axis.out, axis.align,
-                                                        axis.scale, on_h, options, channels);
-        }
-      }
-    }
-    EXPECT_GE(judged, 10) << op->name << ": too few axes tell the readings apart";
-  }
+  support::ExpectRowsReadScales(BackwardRows(), kScaleAxes, 10);
 }
 
 // The boundary scale itself is usable (1/100 == 0.01), but at scales 100 and at the next
@@ -240,78 +156,6 @@ TEST(ScaleRules, AtScale100BothReadingsCoincide) {
       EXPECT_NEAR(1 / scale, 3.0 / 300, 1e-17);
       ExpectMatchesOnRandomData(*op, RowCase(*op, 3, 5, 300, 9, false, scale, 0), RunOptions{});
       ExpectMatchesOnRandomData(*op, RowCase(*op, 5, 3, 9, 300, false, 0, scale), RunOptions{});
-    }
-  }
-}
-
-TEST(Sweep, EverySupportedDType) {
-  for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-    RunOptions options;
-    options.dtype = dtype;
-    for (const aclnn_upsample_operator* op : BackwardRows()) {
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 9, 17, 18, 33, false, 0, 0, 2, 3), options);
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 33, 16, 13, 7, true, 0, 0, 1, 2), options);
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 5, 5, 5, 5, false, 0, 0, 1, 1), options);
-      ExpectMatchesOnRandomData(*op, RowCase(*op, 20, 12, 20, 48, false, 0, 2.4, 2, 16), options);
-    }
-  }
-}
-
-// The layouts each row accepts: NCHW contiguous, channels-last views, padded rows, an offset, a
-// broadcast gradOut (zero N and C strides), and NHWC or ND where the row's flags accept them.
-std::vector<std::pair<aclFormat, Storage>> LayoutsOf(const aclnn_upsample_operator& op) {
-  std::vector<std::pair<aclFormat, Storage>> layouts = {
-      {ACL_FORMAT_NCHW, Storage::kContiguous},    {ACL_FORMAT_NCHW, Storage::kChannelsLastView},
-      {ACL_FORMAT_NCHW, Storage::kPaddedRows},    {ACL_FORMAT_NCHW, Storage::kOffset},
-      {ACL_FORMAT_NCHW, Storage::kBroadcastGrad},
-  };
-  for (Storage storage : {Storage::kContiguous, Storage::kPaddedRows, Storage::kBroadcastGrad}) {
-    if (op.accepts_nhwc) layouts.push_back({ACL_FORMAT_NHWC, storage});
-    if (op.accepts_nd) layouts.push_back({ACL_FORMAT_ND, storage});
-  }
-  return layouts;
-}
-
-TEST(Sweep, FormatsAndStorageKinds) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (const auto& [format, storage] : LayoutsOf(*op)) {
-      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-        for (int64_t channels : {3, 16, 37}) {
-          RunOptions options;
-          options.dtype = dtype;
-          options.format = format;
-          options.storage = storage;
-          ExpectMatchesOnRandomData(*op, RowCase(*op, 7, 10, 13, 5, false, 0, 0, 2, channels),
-                                    options);
-          ExpectMatchesOnRandomData(*op, RowCase(*op, 12, 6, 6, 19, true, 0, 0, 1, channels),
-                                    options);
-          if (HasFailure()) return;
-        }
-      }
-    }
-  }
-}
-
-// N or C zero: a row that accepts empty problems succeeds without work (contract 3.2), any other
-// rejects them; RunOperator backs the empty view of out with the storage it would have with N
-// and C at 1, filled with sentinels, so a library that writes anything there is caught.
-TEST(Sweep, EmptyProblemsFollowTheRowsFlag) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (const auto& [format, storage] : LayoutsOf(*op)) {
-      if (storage == Storage::kBroadcastGrad || storage == Storage::kPaddedRows) continue;
-      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-        for (const auto& [n, c] : {std::pair<int64_t, int64_t>{0, 3}, {2, 0}, {0, 0}, {0, 16}}) {
-          const Case empty = RowCase(*op, 4, 5, 8, 9, false, 2.0, 0, n, c);
-          RunOptions options;
-          options.format = format;
-          options.storage = storage;
-          options.dtype = dtype;
-          const support::RunOutput run = support::RunOperator(*op, empty, {}, options);
-          SCOPED_TRACE(support::Describe(*op, empty, options));
-          EXPECT_EQ(run.status == ACLNN_SUCCESS, op->accepts_empty) << run.message;
-          EXPECT_TRUE(run.outside_view_untouched);
-        }
-      }
     }
   }
 }
@@ -354,114 +198,6 @@ TEST(Sweep, BicubicAAScaleWhoseSupportOverflows) {
       for (int64_t i = 0; i < width; ++i) {
         EXPECT_NEAR(run.values[i], (grad[0] + grad[1]) / width, 1e-6)
             << "scale " << scale << (on_h ? " on H" : " on W") << ", element " << i;
-      }
-    }
-  }
-}
-
-// A NaN or Inf in gradOut reaches exactly the results whose formula includes it as a tap:
-// through the public API, for every dtype, planar and channels-last plans (C = 9 >= 8 with unit
-// channel stride), NHWC, and identity axes. Inf keeps its sign (the weights' signs times its
-// own); +Inf meeting -Inf, or a zero-weight tap, gives NaN; finite elements stay within the
-// contract's tolerance. README: an Inf on a bilinear identity axis or merged border tap stays
-// Inf (one tap of weight 1), which is what the reference computes.
-TEST(NonFinite, PropagatesAlongTapsOnly) {
-  struct Layout {
-    const char* name;
-    aclFormat format;
-    Storage storage;
-    int64_t channels;
-  };
-  const Layout layouts[] = {
-      {"planar", ACL_FORMAT_NCHW, Storage::kContiguous, 2},
-      {"channels-last view", ACL_FORMAT_NCHW, Storage::kChannelsLastView, 9},
-      {"NHWC", ACL_FORMAT_NHWC, Storage::kContiguous, 9},
-      {"NHWC planar plan", ACL_FORMAT_NHWC, Storage::kContiguous, 3},
-  };
-  // (in_h, in_w, out_h, out_w): both axes resized, identity on H, on W, on both.
-  const int64_t shapes[][4] = {{6, 9, 11, 4}, {6, 9, 6, 4}, {6, 9, 11, 9}, {5, 7, 5, 7}};
-  struct Poison {
-    int64_t h, w;
-    double value;
-  };
-  const double inf = INFINITY;
-  const std::vector<std::vector<Poison>> poisons = {
-      {{3, 2, std::nan("")}},
-      {{3, 2, inf}},
-      {{0, 0, -inf}},
-      {{10, 3, inf}},  // the last row and column: bilinear's merged border tap
-      {{3, 1, inf}, {3, 2, -inf}, {4, 1, std::nan("")}},
-  };
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    for (const Layout& layout : layouts) {
-      if (!op->accepts_nhwc && layout.format == ACL_FORMAT_NHWC) continue;  // not accepted
-      for (aclDataType dtype : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
-        for (bool align : {false, true}) {
-          for (const auto& shape : shapes) {
-            for (const std::vector<Poison>& poison : poisons) {
-              const Case c = RowCase(*op, shape[0], shape[1], shape[2], shape[3], align, 0, 0, 2,
-                                     layout.channels);
-              std::vector<double> grad = support::RandomValues(c.grad_elements(), 3);
-              // Plane (0, 1) and the last plane carry the poison.
-              for (int64_t plane : {int64_t{1}, c.n * c.c - 1}) {
-                for (const Poison& p : poison) {
-                  const int64_t h = std::min(p.h, c.out_h - 1), w = std::min(p.w, c.out_w - 1);
-                  grad[(plane * c.out_h + h) * c.out_w + w] = p.value;
-                }
-              }
-              RunOptions options;
-              options.dtype = dtype;
-              options.format = layout.format;
-              options.storage = layout.storage;
-              const std::string label = support::Describe(*op, c, options) + " " + layout.name +
-                                        " poison " + std::to_string(poison[0].value) + " at " +
-                                        std::to_string(poison[0].h) + "," +
-                                        std::to_string(poison[0].w);
-              std::vector<double> expected;
-              support::ExpectMatchesReference(*op, c, grad, options, label, &expected);
-              // Every gradOut element has a tap in every mode: a gradient is never dropped.
-              const auto non_finite = std::count_if(expected.begin(), expected.end(),
-                                                    [](double v) { return !std::isfinite(v); });
-              EXPECT_GT(non_finite, 0) << label << ": the poison reached nothing";
-              EXPECT_LT(non_finite, static_cast<long>(expected.size())) << label;
-              if (HasFailure()) return;
-            }
-          }
-        }
-      }
-    }
-  }
-}
-
-// Bitwise identical results at 1, 2, 3 and 7 threads, on shapes the planner cuts into bands.
-TEST(Determinism, BitwiseAcrossThreadCounts) {
-  for (const aclnn_upsample_operator* op : BackwardRows()) {
-    std::vector<std::pair<Case, std::pair<aclFormat, Storage>>> cases = {
-        {RowCase(*op, 97, 61, 300, 200, false), {ACL_FORMAT_NCHW, Storage::kContiguous}},
-        {RowCase(*op, 300, 200, 97, 61, true, 0, 0, 1, 2), {ACL_FORMAT_NCHW, Storage::kContiguous}},
-        {RowCase(*op, 64, 64, 160, 150, false, 2.5, 0), {ACL_FORMAT_NCHW, Storage::kPaddedRows}},
-        {RowCase(*op, 20, 24, 40, 48, false, 0, 0, 2, 16),
-         {ACL_FORMAT_NCHW, Storage::kChannelsLastView}},
-    };
-    if (op->accepts_nhwc) {
-      cases.push_back(
-          {RowCase(*op, 30, 24, 61, 47, false, 0, 0, 2, 12), {ACL_FORMAT_NHWC, Storage::kOffset}});
-    }
-    if (op->accepts_nd) {
-      cases.push_back(
-          {RowCase(*op, 40, 30, 17, 64, false, 0, 0, 1, 3), {ACL_FORMAT_ND, Storage::kPaddedRows}});
-    }
-    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-      for (const auto& [c, layout] : cases) {
-        RunOptions options;
-        options.dtype = dtype;
-        options.format = layout.first;
-        options.storage = layout.second;
-        const std::vector<std::vector<uint8_t>> results = support::RunAtThreadCounts(
-            *op, c, support::RandomValues(c.grad_elements(), 11), options, {1, 2, 3, 7});
-        for (size_t i = 1; i < results.size(); ++i) {
-          EXPECT_EQ(results[0], results[i]) << op->name << " " << c.Name() << " run " << i;
-        }
       }
     }
   }
