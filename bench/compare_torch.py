@@ -65,7 +65,9 @@ def read_suite(tool):
     except (OSError, subprocess.CalledProcessError) as error:
         sys.exit(f"compare_torch.py: {tool} bench --list-cases --json failed: {error}")
     return [{
-        "id": row["id"], "op": row["mode"], "forward": row["direction"] == "forward",
+        "id": row["id"], "command": row["command"], "operator": row["operator"],
+        "op": row["mode"], "takes_align_corners": row["takes_align_corners"],
+        "forward": row["direction"] == "forward",
         "n": row["n"], "c": row["c"], "in_hw": (row["in_h"], row["in_w"]),
         "out_hw": (row["out_h"], row["out_w"]), "dtype": TAG_DTYPES[row["dtype"]],
         "align_corners": row["align_corners"], "channels_last": row["channels_last"],
@@ -95,12 +97,13 @@ EXTRA_SHAPES = [
 
 def parse_shape(spec, ident):
     """A case from 'OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last][,align_corners]
-    [,forward]' (OP bilinear or bicubic_aa; INH x INW is the forward input, i.e. gradIn's size;
-    forward times the forward operator instead of the backward one)."""
+    [,forward]' (OP a mode of ATEN_OPS, run by the table's first row of that mode and
+    direction; INH x INW is the forward input, i.e. gradIn's size; forward times the forward
+    operator instead of the backward one)."""
     fields = [f.strip() for f in spec.split(",")]
-    if len(fields) < 5 or fields[0] not in ("bilinear", "bicubic_aa"):
+    if len(fields) < 5 or fields[0] not in ATEN_OPS:
         raise ValueError(f"{spec!r}: expected OP,N,C,INHxINW,OUTHxOUTW[,dtype][,channels_last]"
-                         "[,align_corners][,forward] with OP bilinear or bicubic_aa")
+                         f"[,align_corners][,forward] with OP one of {', '.join(ATEN_OPS)}")
     try:
         n, c = int(fields[1]), int(fields[2])
         in_hw = tuple(int(x) for x in fields[3].split("x"))
@@ -124,7 +127,12 @@ def parse_shape(spec, ident):
 
 
 def case_name(case):
-    op = case["op"] + ("_forward" if case["forward"] else "")
+    """As bench/upsample_bench.cc names the case: by its command with '_' for '-' (two rows may
+    share a mode and direction), or by mode and direction for a --shape case."""
+    if "command" in case:
+        op = case["command"].replace("-", "_")
+    else:
+        op = case["op"] + ("_forward" if case["forward"] else "")
     name = (f"{case['id']}_{op}_{case['n']}x{case['c']}_"
             f"{case['in_hw'][0]}x{case['in_hw'][1]}->{case['out_hw'][0]}x{case['out_hw'][1]}_"
             f"{DTYPE_TAGS[case['dtype']]}")
@@ -164,7 +172,8 @@ class OperatorRow(ctypes.Structure):
                 ("accepts_nhwc", ctypes.c_bool), ("accepts_nd", ctypes.c_bool),
                 ("accepts_empty", ctypes.c_bool), ("rejects_negative_scales", ctypes.c_bool),
                 ("scales_need_consistent_size", ctypes.c_bool), ("max_upscale", ctypes.c_double),
-                ("get_workspace_size", PHASE1), ("run", PHASE2)]
+                ("get_workspace_size", PHASE1), ("run", PHASE2),
+                ("takes_align_corners", ctypes.c_bool), ("takes_scales", ctypes.c_bool)]
 
 
 class Library:
@@ -195,18 +204,26 @@ class Library:
             function = getattr(lib, name)
             function.restype, function.argtypes = restype, argtypes
         self.lib = lib
-        # (mode, forward) -> the table's row: the operators this library has.
-        rows = (lib.aclnn_upsample_operator_at(i).contents
-                for i in range(lib.aclnn_upsample_operator_count()))
-        self.operators = {(row.mode.decode(), row.direction == ACLNN_UPSAMPLE_FORWARD): row
-                          for row in rows}
+        rows = [lib.aclnn_upsample_operator_at(i).contents
+                for i in range(lib.aclnn_upsample_operator_count())]
+        # The table's rows by command (a suite case names its row so), and the first row of each
+        # (mode, forward) for --shape cases, as aclnn_upsample_adjoint_operator picks rows.
+        self.by_command = {row.command.decode(): row for row in rows}
+        self.by_mode = {}
+        for row in rows:
+            self.by_mode.setdefault((row.mode.decode(), row.direction == ACLNN_UPSAMPLE_FORWARD),
+                                    row)
 
     def operator(self, case):
+        if "command" in case:
+            if case["command"] not in self.by_command:
+                raise RuntimeError(f"the library has no operator {case['command']!r}")
+            return self.by_command[case["command"]]
         key = (case["op"], case["forward"])
-        if key not in self.operators:
+        if key not in self.by_mode:
             raise RuntimeError(f"the library has no {'forward' if key[1] else 'backward'} "
                                f"operator of mode {key[0]!r}")
-        return self.operators[key]
+        return self.by_mode[key]
 
     def check(self, status, what):
         if status != 0:
@@ -244,6 +261,7 @@ class LibraryCall:
             int64_array([case["n"], case["c"], *case["in_hw"]]), 4)
         self.workspace_size = ctypes.c_uint64(0)
         self.executor = ctypes.c_void_p()
+        # An operator without alignCorners ignores it; the suite never sets it for those.
         api.check(row.get_workspace_size(
             tensors[0], output_size, input_size, case["align_corners"], 0.0, 0.0, tensors[1],
             ctypes.byref(self.workspace_size), ctypes.byref(self.executor)),
@@ -282,21 +300,30 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
-# PyTorch's kernel for each (mode, forward): the backward ATen ops for the gradients, the forward
-# ones (what F.interpolate calls) for the resizes.
-TORCH_KERNELS = {
-    ("bilinear", False): lambda torch, case: lambda g: torch.ops.aten.upsample_bilinear2d_backward(
-        g, list(case["out_hw"]), [case["n"], case["c"], *case["in_hw"]], case["align_corners"],
-        None, None),
-    ("bicubic_aa", False): lambda torch, case: lambda g: (
-        torch.ops.aten._upsample_bicubic2d_aa_backward(
-            g, list(case["out_hw"]), [case["n"], case["c"], *case["in_hw"]],
-            case["align_corners"], None, None)),
-    ("bilinear", True): lambda torch, case: lambda x: torch.ops.aten.upsample_bilinear2d(
-        x, list(case["out_hw"]), case["align_corners"], None, None),
-    ("bicubic_aa", True): lambda torch, case: lambda x: torch.ops.aten._upsample_bicubic2d_aa(
-        x, list(case["out_hw"]), case["align_corners"], None, None),
+# PyTorch's ATen ops for each mode, (forward, backward), as the operator contract names them
+# the reference, and whether they take align_corners (the nearest family has none).
+ATEN_OPS = {
+    "bilinear": ("upsample_bilinear2d", "upsample_bilinear2d_backward", True),
+    "bicubic_aa": ("_upsample_bicubic2d_aa", "_upsample_bicubic2d_aa_backward", True),
+    "bilinear_aa": ("_upsample_bilinear2d_aa", "_upsample_bilinear2d_aa_backward", True),
+    "bicubic": ("upsample_bicubic2d", "upsample_bicubic2d_backward", True),
+    "nearest": ("upsample_nearest2d", "upsample_nearest2d_backward", False),
+    "nearest_exact": ("_upsample_nearest_exact2d", "_upsample_nearest_exact2d_backward", False),
 }
+
+
+def torch_kernel(torch, case):
+    """PyTorch's kernel for a case, called on its source: the backward ATen op for a gradient,
+    the forward one (what F.interpolate calls) for a resize; scales not given, as in the suite."""
+    forward_name, backward_name, takes_align_corners = ATEN_OPS[case["op"]]
+    op = getattr(torch.ops.aten, forward_name if case["forward"] else backward_name)
+    args = [list(case["out_hw"])]
+    if not case["forward"]:
+        args.append([case["n"], case["c"], *case["in_hw"]])
+    if takes_align_corners:
+        args.append(case["align_corners"])
+    args += [None, None]
+    return lambda source: op(source, *args)
 
 
 def timed(function):
@@ -410,7 +437,7 @@ def main():
         source = (torch.rand((n, c, *source_hw), generator=generator) * 2 - 1).to(dtype)
         source = source.contiguous(memory_format=memory_format)
         result = torch.empty((n, c, *result_hw), dtype=dtype, memory_format=memory_format)
-        torch_op = TORCH_KERNELS[(case["op"], case["forward"])](torch, case)
+        torch_op = torch_kernel(torch, case)
 
         # Where PyTorch has no kernel for the dtype, it is timed in fp32 on the same values.
         note = ""

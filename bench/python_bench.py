@@ -20,6 +20,7 @@ OpenMP workers spinning after each op is the situation to measure.
 import argparse
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -44,17 +45,26 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+def package_function_name(operator):
+    """The package's name for a CANN operator: aclnnUpsampleBicubic2dAAGrad ->
+    upsample_bicubic2d_aa_grad."""
+    words = re.findall(r"[A-Z]+[0-9]*(?![a-z])|[A-Z][a-z0-9]*", operator[len("aclnn"):])
+    return "_".join(word.lower() for word in words)
+
+
 def package_function(au, case):
-    """The package's function for a suite case, called as (source, out)."""
-    output_size, align = list(case["out_hw"]), case["align_corners"]
+    """The package's function for a suite case, called as (source, out), or None where the
+    package has none for the case's operator."""
+    function = getattr(au, package_function_name(case["operator"]), None)
+    if function is None:
+        return None
+    output_size = list(case["out_hw"])
+    # The nearest family has no align_corners parameter.
+    options = {"align_corners": case["align_corners"]} if case["takes_align_corners"] else {}
     if case["forward"]:
-        function = {"bilinear": au.upsample_bilinear2d,
-                    "bicubic_aa": au.upsample_bicubic2d_aa}[case["op"]]
-        return lambda source, out: function(source, output_size, align, out=out)
-    function = {"bilinear": au.upsample_bilinear2d_backward_v2,
-                "bicubic_aa": au.upsample_bicubic2d_aa_grad}[case["op"]]
+        return lambda source, out: function(source, output_size, out=out, **options)
     input_size = [case["n"], case["c"], *case["in_hw"]]
-    return lambda source, out: function(source, output_size, input_size, align, out=out)
+    return lambda source, out: function(source, output_size, input_size, out=out, **options)
 
 
 def suite(args, torch, au, aut):
@@ -94,7 +104,7 @@ def suite(args, torch, au, aut):
             dtypes[case["dtype"]]).contiguous(memory_format=fmt)
         out = torch.empty((n, c, *result_hw), dtype=source.dtype, memory_format=fmt)
         c_out = torch.empty_like(out)
-        aten = compare_torch.TORCH_KERNELS[(case["op"], case["forward"])](torch, case)
+        aten = compare_torch.torch_kernel(torch, case)
         function = package_function(au, case)
         torch_source = source
         try:
@@ -118,7 +128,8 @@ def suite(args, torch, au, aut):
                 sample = {}
                 if call:
                     sample["c"] = timed(call.run)
-                sample["py"] = timed(python_fn)
+                if function:
+                    sample["py"] = timed(python_fn)
                 with aut.enabled(torch_threads=args.torch_threads == "on"):
                     sample["routed"] = timed(routed)
                 sample["torch"] = timed(pytorch)
