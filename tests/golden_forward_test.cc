@@ -7,8 +7,11 @@
 // the sum of the magnitudes of the terms of the element; NaN and Inf where torch has them. Each
 // fixture runs with the default thread count and with 4 threads (many row bands on several
 // threads), and the two results must be bitwise equal; a nearest-neighbour row must copy each
-// element exactly. (support/golden_reader.h does the work.)
+// element exactly. Each row runs all its
+// fixtures in one test (support/golden_reader.h does the work).
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "support/golden_reader.h"
 
@@ -16,39 +19,40 @@ namespace {
 
 constexpr aclnn_upsample_direction kDirection = ACLNN_UPSAMPLE_FORWARD;
 
-// Parsed once: the test instantiation below needs the case names before any test runs.
+// Indexed once: the test instantiation below needs the rows before any test runs.
 const golden::Suite& Fixtures() {
-  static const golden::Suite* const suite = new golden::Suite(golden::LoadSuite(
+  static const golden::Suite* const suite = new golden::Suite(
       {{ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_forward_cases.txt", 73},
        {ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_table_forward_cases.txt", 190}},
-      kDirection));
+      kDirection);
   return *suite;
 }
 
+// One test per row of the table that has fixtures: it runs all of them.
 class GoldenForwardTest : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(GoldenForwardTest, MatchesTorchFloat64) {
-  golden::ExpectRowMatchesFixture(Fixtures().fixtures[GetParam()]);
+  golden::ForEachFixtureOfRow(Fixtures(), GetParam(), golden::ExpectRowMatchesFixture);
 }
 
 TEST_P(GoldenForwardTest, TorchAgreesWithTheReference) {
-  golden::ExpectTorchAgreesWithTheReference(Fixtures().fixtures[GetParam()]);
+  golden::ForEachFixtureOfRow(Fixtures(), GetParam(), golden::ExpectTorchAgreesWithTheReference);
 }
 
 INSTANTIATE_TEST_SUITE_P(Torch, GoldenForwardTest,
-                         ::testing::Range(size_t{0}, Fixtures().fixtures.size()),
+                         ::testing::ValuesIn(golden::RowIndices(Fixtures())),
                          [](const ::testing::TestParamInfo<size_t>& info) {
-                           return Fixtures().fixtures[info.param].name;
+                           return std::string(aclnn_upsample_operator_at(info.param)->name);
                          });
-// An unreadable file leaves the suite empty; GoldenForwardSummary below reports why.
+// An unreadable file leaves the suite empty; the summary below reports why.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenForwardTest);
 
 TEST(GoldenForwardSummary, EveryFileLoadsWhole) {
-  for (const std::string& problem : Fixtures().problems) ADD_FAILURE() << problem;
+  for (const std::string& problem : Fixtures().Problems()) ADD_FAILURE() << problem;
 }
 
 TEST(GoldenForwardSummary, EveryForwardRowIsCovered) {
-  golden::ExpectEveryRowCovered(Fixtures().fixtures, kDirection);
+  golden::ExpectEveryRowCovered(Fixtures(), kDirection);
 }
 
 }  // namespace

@@ -6,8 +6,11 @@
 // of expect in the result's dtype for float16 and bfloat16, where m (the `mag` block) is the
 // sum of the magnitudes of the terms of the element; NaN and Inf where torch has them. Each
 // fixture runs with the default thread count and with 4 threads (many row bands on several
-// threads), and the two results must be bitwise equal. (support/golden_reader.h does the work.)
+// threads), and the two results must be bitwise equal. Each row runs all its
+// fixtures in one test (support/golden_reader.h does the work).
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "support/golden_reader.h"
 
@@ -15,38 +18,39 @@ namespace {
 
 constexpr aclnn_upsample_direction kDirection = ACLNN_UPSAMPLE_BACKWARD;
 
-// Parsed once: the test instantiation below needs the case names before any test runs.
+// Indexed once: the test instantiation below needs the rows before any test runs.
 const golden::Suite& Fixtures() {
-  static const golden::Suite* const suite = new golden::Suite(
-      golden::LoadSuite({{ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_cases.txt", 99},
+  static const golden::Suite* const suite =
+      new golden::Suite({{ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_cases.txt", 99},
                          {ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_table_cases.txt", 206}},
-                        kDirection));
+                        kDirection);
   return *suite;
 }
 
+// One test per row of the table that has fixtures: it runs all of them.
 class GoldenTest : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(GoldenTest, MatchesTorchFloat64) {
-  golden::ExpectRowMatchesFixture(Fixtures().fixtures[GetParam()]);
+  golden::ForEachFixtureOfRow(Fixtures(), GetParam(), golden::ExpectRowMatchesFixture);
 }
 
 TEST_P(GoldenTest, TorchAgreesWithTheReference) {
-  golden::ExpectTorchAgreesWithTheReference(Fixtures().fixtures[GetParam()]);
+  golden::ForEachFixtureOfRow(Fixtures(), GetParam(), golden::ExpectTorchAgreesWithTheReference);
 }
 
-INSTANTIATE_TEST_SUITE_P(Torch, GoldenTest, ::testing::Range(size_t{0}, Fixtures().fixtures.size()),
+INSTANTIATE_TEST_SUITE_P(Torch, GoldenTest, ::testing::ValuesIn(golden::RowIndices(Fixtures())),
                          [](const ::testing::TestParamInfo<size_t>& info) {
-                           return Fixtures().fixtures[info.param].name;
+                           return std::string(aclnn_upsample_operator_at(info.param)->name);
                          });
-// An unreadable file leaves the suite empty; GoldenSummary below reports why.
+// An unreadable file leaves the suite empty; the summary below reports why.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenTest);
 
 TEST(GoldenSummary, EveryFileLoadsWhole) {
-  for (const std::string& problem : Fixtures().problems) ADD_FAILURE() << problem;
+  for (const std::string& problem : Fixtures().Problems()) ADD_FAILURE() << problem;
 }
 
 TEST(GoldenSummary, EveryBackwardRowIsCovered) {
-  golden::ExpectEveryRowCovered(Fixtures().fixtures, kDirection);
+  golden::ExpectEveryRowCovered(Fixtures(), kDirection);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -26,7 +27,9 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,9 +47,14 @@ struct Fixture {
   // phase 1 gets them; its mode and scale rule are the reference's default until ForRow.
   reference::Case problem;
   support::RunOptions options;  // dtype, format and storage of the case's layout
-  std::vector<double> source;   // exact in the dtype (checked by the reader)
-  std::vector<double> expect, mag;
-  std::vector<double> torch32;  // float32 cases only
+  // The blocks, once Suite::at has read them: the source exact in the dtype (checked when the
+  // case runs), torch32 for float32 cases only.
+  std::vector<double> source, expect, mag, torch32;
+  std::string error;  // why the blocks could not be read, if they could not
+
+  // Until then: the file's text, and where in it each block's values start and how many.
+  std::shared_ptr<const std::string> text;
+  std::map<std::string, std::pair<size_t, size_t>> blocks;
 };
 
 struct FixtureFile {
@@ -92,19 +100,78 @@ inline bool ParseKind(const std::string& dtype, const std::string& layout,
   return true;
 }
 
-// Through strtod on each token: istream >> double takes neither "nan" nor "inf", and rejects
-// subnormals on some libstdc++ versions.
-inline bool ReadBlock(std::istream& in, size_t count, std::vector<double>* values) {
-  values->resize(count);
-  std::string token;
-  for (double& v : *values) {
-    if (!(in >> token)) return false;
-    char* end = nullptr;
-    v = std::strtod(token.c_str(), &end);
-    if (end != token.c_str() + token.size()) return false;
+// The whitespace-separated tokens of a file's text, from `offset` on: numbers straight through
+// strtod (istream >> double takes neither "nan" nor "inf" and rejects subnormals on some
+// libstdc++ versions).
+class Tokens {
+ public:
+  Tokens(const std::string& text, size_t offset) : begin_(text.c_str()), at_(begin_ + offset) {}
+
+  size_t offset() const { return static_cast<size_t>(at_ - begin_); }
+
+  // The next token, skipping `#` comments to the end of their line; false at the end.
+  bool Next(std::string* token) {
+    for (;;) {
+      SkipSpace();
+      if (*at_ != '#') break;
+      while (*at_ != '\0' && *at_ != '\n') ++at_;
+    }
+    const char* start = at_;
+    SkipToken();
+    token->assign(start, at_);
+    return at_ != start;
   }
-  return true;
-}
+
+  // Passes over `count` tokens without reading them; false if the text ends first.
+  bool Skip(size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      SkipSpace();
+      if (*at_ == '\0') return false;
+      SkipToken();
+    }
+    return true;
+  }
+
+  // The next token as a number (decimal, nan, inf); false unless the whole token is one.
+  bool Read(double* value) {
+    SkipSpace();
+    char* end = nullptr;
+    *value = std::strtod(at_, &end);
+    return Accept(end);
+  }
+  bool Read(int64_t* value) {
+    SkipSpace();
+    char* end = nullptr;
+    *value = std::strtoll(at_, &end, 10);
+    return Accept(end);
+  }
+  template <typename... Values>
+  bool ReadAll(Values*... values) {
+    return (ReadOne(values) && ...);
+  }
+
+ private:
+  static bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+  bool ReadOne(std::string* value) { return Next(value); }
+  template <typename Number>
+  bool ReadOne(Number* value) {
+    return Read(value);
+  }
+  void SkipSpace() {
+    while (IsSpace(*at_)) ++at_;
+  }
+  void SkipToken() {
+    while (*at_ != '\0' && !IsSpace(*at_)) ++at_;
+  }
+  bool Accept(char* end) {
+    if (end == at_ || (*end != '\0' && !IsSpace(*end))) return false;
+    at_ = end;
+    return true;
+  }
+
+  const char* begin_;
+  const char* at_;
+};
 
 }  // namespace internal
 
@@ -118,22 +185,22 @@ inline FixtureFile ReadFixtureFile(const std::string& path, aclnn_upsample_direc
     file.error = path + ": " + why;
     return file;
   };
-  std::ifstream in(path);
-  if (!in) return fail("cannot open");
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) return fail("cannot open");
+  std::ostringstream contents;
+  contents << stream.rdbuf();
+  const auto text = std::make_shared<const std::string>(contents.str());
+  internal::Tokens in(*text, 0);
   const bool forward = direction == ACLNN_UPSAMPLE_FORWARD;
   const std::string source_block = forward ? "input" : "grad";
   std::string token;
   std::set<std::string> names, blocks;
   bool ended = false;
-  while (in >> token) {
-    if (token[0] == '#') {
-      std::getline(in, token);
-      continue;
-    }
+  while (in.Next(&token)) {
     if (ended) return fail("'" + token + "' after the end line");
     if (token == "end") {
-      size_t count = 0;
-      if (!(in >> count) || count != file.fixtures.size()) {
+      int64_t count = 0;
+      if (!in.Read(&count) || count != static_cast<int64_t>(file.fixtures.size())) {
         return fail("the end line does not count the " + std::to_string(file.fixtures.size()) +
                     " cases read");
       }
@@ -142,13 +209,16 @@ inline FixtureFile ReadFixtureFile(const std::string& path, aclnn_upsample_direc
     }
     if (token == "case") {
       Fixture& f = file.fixtures.emplace_back();
+      f.text = text;
       reference::Case& p = f.problem;
       std::string field, dtype, layout;
-      int align = -1;
+      int64_t align = -1;
       int64_t source_h = 0, source_w = 0, result_h = 0, result_w = 0;
-      in >> f.name >> field >> dtype >> layout >> align >> p.scales_h >> p.scales_w >> p.n >> p.c >>
-          source_h >> source_w >> result_h >> result_w;
-      if (!in || (align != 0 && align != 1)) return fail("bad header of case " + f.name);
+      if (!in.ReadAll(&f.name, &field, &dtype, &layout, &align, &p.scales_h, &p.scales_w, &p.n,
+                      &p.c, &source_h, &source_w, &result_h, &result_w) ||
+          (align != 0 && align != 1)) {
+        return fail("bad header of case " + f.name);
+      }
       p.align_corners = align == 1;
       p.in_h = forward ? source_h : result_h;
       p.in_w = forward ? source_w : result_w;
@@ -172,40 +242,56 @@ inline FixtureFile ReadFixtureFile(const std::string& path, aclnn_upsample_direc
         if (d < 1 || d > 4096) return fail(f.name + ": a dimension out of range");
       }
       if (!names.insert(f.name).second) return fail("duplicate case " + f.name);
-      blocks.clear();
       continue;
     }
     if (file.fixtures.empty()) return fail("block '" + token + "' before the first case");
     Fixture& f = file.fixtures.back();
-    if (!blocks.insert(token).second) return fail("block " + token + " twice in " + f.name);
     const size_t source_count = forward ? f.problem.result_elements() : f.problem.grad_elements();
     const size_t result_count = forward ? f.problem.grad_elements() : f.problem.result_elements();
-    bool ok = false;
-    if (token == source_block) ok = internal::ReadBlock(in, source_count, &f.source);
-    if (token == "expect") ok = internal::ReadBlock(in, result_count, &f.expect);
-    if (token == "mag") ok = internal::ReadBlock(in, result_count, &f.mag);
-    if (token == "torch32" && f.options.dtype == ACL_FLOAT) {
-      ok = internal::ReadBlock(in, result_count, &f.torch32);
+    const bool known = token == source_block || token == "expect" || token == "mag" ||
+                       (token == "torch32" && f.options.dtype == ACL_FLOAT);
+    if (!known) return fail("unknown block '" + token + "' in case " + f.name);
+    const size_t count = token == source_block ? source_count : result_count;
+    if (!f.blocks.emplace(token, std::make_pair(in.offset(), count)).second) {
+      return fail("block " + token + " twice in " + f.name);
     }
-    if (!ok) return fail("bad block '" + token + "' in case " + f.name);
+    if (!in.Skip(count)) return fail("block '" + token + "' of case " + f.name + " is short");
   }
   if (!ended) return fail("no end line: the file is truncated");
-  for (Fixture& f : file.fixtures) {
-    if (f.source.empty() || f.expect.empty() || f.mag.empty()) {
-      return fail("case " + f.name + " lacks " + source_block + ", expect or mag");
-    }
-    // Source values are printed with 9 significant digits, which name one float32 exactly
-    // (16-bit values are float32 values too): read back that float, which torch computed with.
-    // Whether it is exact in the case's dtype is checked when the case runs.
-    for (double& v : f.source) {
-      const double rounded = static_cast<float>(v);
-      if (std::isfinite(v) && !(std::abs(rounded - v) <= 1e-8 * std::abs(v))) {
-        return fail(f.name + ": a source value is not a float");
-      }
-      v = rounded;
+  for (const Fixture& f : file.fixtures) {
+    for (const std::string& block : {source_block, std::string("expect"), std::string("mag")}) {
+      if (f.blocks.count(block) == 0) return fail("case " + f.name + " lacks " + block);
     }
   }
   return file;
+}
+
+// Reads the fixture's blocks (once; ReadFixtureFile counted their tokens): every value a number,
+// source values floats. On failure f->error says why.
+inline void ReadBlocks(Fixture* f) {
+  if (f->text == nullptr) return;
+  for (const auto& [block, span] : f->blocks) {
+    std::vector<double>* values = block == "expect"    ? &f->expect
+                                  : block == "mag"     ? &f->mag
+                                  : block == "torch32" ? &f->torch32
+                                                       : &f->source;
+    internal::Tokens in(*f->text, span.first);
+    values->resize(span.second);
+    for (double& v : *values) {
+      if (!in.Read(&v)) f->error = "case " + f->name + ": a value of " + block + " is not a number";
+    }
+  }
+  // Source values are printed with 9 significant digits, which name one float32 exactly
+  // (16-bit values are float32 values too): read back that float, which torch computed with.
+  // Whether it is exact in the case's dtype is checked when the case runs.
+  for (double& v : f->source) {
+    const double rounded = static_cast<float>(v);
+    if (std::isfinite(v) && !(std::abs(rounded - v) <= 1e-8 * std::abs(v))) {
+      f->error = "case " + f->name + ": a source value is not a float";
+    }
+    v = rounded;
+  }
+  f->text.reset();
 }
 
 // The fixture files one test reads, with the number of cases each must hold: what the generator
@@ -216,24 +302,77 @@ struct ExpectedFile {
   size_t cases;
 };
 
-struct Suite {
-  std::vector<Fixture> fixtures;      // of all files, in order
-  std::vector<std::string> problems;  // unreadable files and wrong case counts
+// The fixtures of a test's files, in order. Their blocks are read on first use: ctest runs each
+// test in a process of its own, which then reads the values of one fixture only (strtod over
+// every file would be most of its run).
+class Suite {
+ public:
+  Suite(const std::vector<ExpectedFile>& files, aclnn_upsample_direction direction) {
+    for (const ExpectedFile& expected : files) {
+      FixtureFile file = ReadFixtureFile(expected.path, direction);
+      if (!file.error.empty()) {
+        problems_.push_back(file.error);
+      } else if (file.fixtures.size() != expected.cases) {
+        problems_.push_back(expected.path + ": " + std::to_string(file.fixtures.size()) +
+                            " cases, not " + std::to_string(expected.cases));
+      }
+      for (Fixture& f : file.fixtures) fixtures_.push_back(std::move(f));
+    }
+  }
+
+  size_t size() const { return fixtures_.size(); }
+  const std::string& name(size_t i) const { return fixtures_[i].name; }
+  const aclnn_upsample_operator* row(size_t i) const { return fixtures_[i].row; }
+
+  // Fixture i with its blocks read.
+  const Fixture& at(size_t i) const {
+    ReadBlocks(&fixtures_[i]);
+    return fixtures_[i];
+  }
+
+  // What is wrong with the files (unreadable, a wrong number of cases) and, reading every
+  // fixture's blocks, with the fixtures.
+  std::vector<std::string> Problems() const {
+    std::vector<std::string> problems = problems_;
+    for (size_t i = 0; i < size(); ++i) {
+      if (!at(i).error.empty()) problems.push_back(at(i).error);
+    }
+    return problems;
+  }
+
+ private:
+  mutable std::vector<Fixture> fixtures_;
+  std::vector<std::string> problems_;
 };
 
-inline Suite LoadSuite(const std::vector<ExpectedFile>& files, aclnn_upsample_direction direction) {
-  Suite suite;
-  for (const ExpectedFile& expected : files) {
-    FixtureFile file = ReadFixtureFile(expected.path, direction);
-    if (!file.error.empty()) {
-      suite.problems.push_back(file.error);
-    } else if (file.fixtures.size() != expected.cases) {
-      suite.problems.push_back(expected.path + ": " + std::to_string(file.fixtures.size()) +
-                               " cases, not " + std::to_string(expected.cases));
+// The indices in the operator table of the rows that have fixtures in the suite: the tests run
+// one row per test (with ctest, one process per row: one per fixture would spend more time
+// starting processes than testing).
+inline std::vector<size_t> RowIndices(const Suite& suite) {
+  std::vector<size_t> indices;
+  for (size_t r = 0; r < aclnn_upsample_operator_count(); ++r) {
+    for (size_t i = 0; i < suite.size(); ++i) {
+      if (suite.row(i) != aclnn_upsample_operator_at(r)) continue;
+      indices.push_back(r);
+      break;
     }
-    for (Fixture& f : file.fixtures) suite.fixtures.push_back(std::move(f));
   }
-  return suite;
+  return indices;
+}
+
+// Runs `check` on every fixture of the table's row `row_index`, each failure traced to its
+// fixture's name.
+template <typename Check>
+void ForEachFixtureOfRow(const Suite& suite, size_t row_index, Check check) {
+  const aclnn_upsample_operator* row = aclnn_upsample_operator_at(row_index);
+  size_t checked = 0;
+  for (size_t i = 0; i < suite.size(); ++i) {
+    if (suite.row(i) != row) continue;
+    SCOPED_TRACE("fixture " + suite.name(i));
+    check(suite.at(i));
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u) << row->name << " has no fixtures";
 }
 
 // Equal as values of the dtype: a NaN where torch has one, the same zero sign, else ==.
@@ -270,7 +409,7 @@ inline double WorstRatio(const Fixture& f, const std::vector<double>& values,
 // equal for a row that copies elements), nothing outside out's view changed, and the two runs
 // are bitwise equal.
 inline void ExpectRowMatchesFixture(const Fixture& f) {
-  ASSERT_NE(f.row, nullptr);
+  ASSERT_EQ(f.error, "");
   std::vector<uint8_t> first_bits;
   for (int threads : {0, 4}) {
     support::RunOptions options = f.options;
@@ -318,6 +457,7 @@ inline void ExpectRowMatchesFixture(const Fixture& f) {
 // formulas: torch's kernels and reference.cc): values to the last bits of float64, and
 // nonfinite values in the same places.
 inline void ExpectTorchAgreesWithTheReference(const Fixture& f) {
+  ASSERT_EQ(f.error, "");
   const reference::Case computed = support::ForRow(*f.row, f.problem);
   std::vector<double> y, magnitude;
   if (f.row->direction == ACLNN_UPSAMPLE_FORWARD) {
@@ -368,10 +508,10 @@ inline std::set<std::string> KindsOf(const Fixture& f) {
 // Every row of the direction has fixtures of every kind it takes: both alignments and scales
 // given and not where the operator has them, up, down, 1xN, Nx1, NaN and Inf sources, every
 // dtype, and every layout the row accepts.
-inline void ExpectEveryRowCovered(const std::vector<Fixture>& fixtures,
-                                  aclnn_upsample_direction direction) {
+inline void ExpectEveryRowCovered(const Suite& suite, aclnn_upsample_direction direction) {
   std::map<const aclnn_upsample_operator*, std::set<std::string>> kinds;
-  for (const Fixture& f : fixtures) {
+  for (size_t i = 0; i < suite.size(); ++i) {
+    const Fixture& f = suite.at(i);
     const std::set<std::string> k = KindsOf(f);
     kinds[f.row].insert(k.begin(), k.end());
   }
