@@ -1,14 +1,14 @@
 // Golden tests of the forward rows: every fixture of tests/golden/golden_forward_cases.txt (the
-// first two rows, named by mode) and tests/golden/golden_table_forward_cases.txt (every forward
-// row of the operator table, named by row), made by tests/golden/generate_golden_forward.py from
+// first two rows, named by mode) and tests/golden/golden_table_forward_cases.txt (every forward row
+// of the operator table, named by row), made by tests/golden/generate_golden_forward.py from
 // PyTorch's forward ops in float64, runs through the row it names, in its dtype and layout, and is
 // held to the contract's tolerance (section 4) element by element: |lib - expect| <= 1e-5 * m, plus
 // one ulp of expect in the result's dtype for float16 and bfloat16, where m (the `mag` block) is
 // the sum of the magnitudes of the terms of the element; NaN and Inf where torch has them. Each
 // fixture runs with the default thread count and with 4 threads (many row bands on several
 // threads), and the two results must be bitwise equal; a nearest-neighbour row must copy each
-// element exactly. Each row runs all its
-// fixtures in one test (support/golden_reader.h does the work).
+// element exactly. Each row runs all its fixtures in one test (support/golden_reader.h does the
+// work).
 #include <gtest/gtest.h>
 
 #include <string>

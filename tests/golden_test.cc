@@ -1,13 +1,13 @@
-// Golden tests of the backward rows: every fixture of tests/golden/golden_cases.txt (the first
-// two rows, named by mode) and tests/golden/golden_table_cases.txt (every backward row of the
-// operator table, named by row), made by tests/golden/generate_golden.py from PyTorch's backward
-// ops in float64, runs through the row it names, in its dtype and layout, and is held to the
-// contract's tolerance (section 4) element by element: |lib - expect| <= 1e-5 * m, plus one ulp
-// of expect in the result's dtype for float16 and bfloat16, where m (the `mag` block) is the
-// sum of the magnitudes of the terms of the element; NaN and Inf where torch has them. Each
-// fixture runs with the default thread count and with 4 threads (many row bands on several
-// threads), and the two results must be bitwise equal. Each row runs all its
-// fixtures in one test (support/golden_reader.h does the work).
+// Golden tests of the backward rows: every fixture of tests/golden/golden_cases.txt (the first two
+// rows, named by mode) and tests/golden/golden_table_cases.txt (every backward row of the operator
+// table, named by row), made by tests/golden/generate_golden.py from PyTorch's backward ops in
+// float64, runs through the row it names, in its dtype and layout, and is held to the contract's
+// tolerance (section 4) element by element: |lib - expect| <= 1e-5 * m, plus one ulp of expect in
+// the result's dtype for float16 and bfloat16, where m (the `mag` block) is the sum of the
+// magnitudes of the terms of the element; NaN and Inf where torch has them. Each fixture runs with
+// the default thread count and with 4 threads (many row bands on several threads), and the two
+// results must be bitwise equal. Each row runs all its fixtures in one test
+// (support/golden_reader.h does the work).
 #include <gtest/gtest.h>
 
 #include <string>
