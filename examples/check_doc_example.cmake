@@ -1,10 +1,11 @@
-# Fails when the call example quoted in an operator document differs from the example program
-# that ctest builds and runs, so the page can never show code that was not compiled and checked.
+# Fails when the code quoted in a document differs from the file in examples/ that ctest builds
+# and runs: an operator page's call example, or docs/ops/README.md's copy of the header the
+# examples share. So a page can never show code that was not compiled and checked.
 #
-#   cmake -DDOC=<docs/ops/page.md> -DSOURCE=<examples/program.cpp> -P check_doc_example.cmake
+#   cmake -DDOC=<docs/ops/page.md> -DSOURCE=<examples/file> -P check_doc_example.cmake
 #
-# The page holds the program verbatim in the one fenced block that follows the line
-#   <!-- verbatim: examples/<program>.cpp -->
+# The page holds the file verbatim in the one fenced block that follows the line
+#   <!-- verbatim: examples/<file> -->
 # (a fence line "```cpp" right after it, the closing fence "```" on a line of its own).
 
 foreach(var DOC SOURCE)
@@ -72,5 +73,5 @@ while(NOT done)
   endif()
 endwhile()
 message(FATAL_ERROR "${DOC}: the code block differs from ${SOURCE} at line ${line} of the "
-                    "program:\n  page:    ${doc_line}\n  program: ${source_line}\n"
-                    "Copy the program into the page again (the block must be the file, verbatim).")
+                    "file:\n  page:    ${doc_line}\n  file:    ${source_line}\n"
+                    "Copy the file into the page again (the block must be the file, verbatim).")

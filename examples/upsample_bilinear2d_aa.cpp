@@ -2,145 +2,24 @@
 // runtime, put the input in device memory, ask for the workspace, run, copy the result back and
 // print it. The values are CANN's documented example: the 4 x 2 image 0..7 enlarged to 8 x 4,
 // alignCorners true, scales 2 x 2 (which alignCorners leaves unused).
+//
+// What every example shares (runtime, device tensors, phase 2, printing) is in
+// acl_example_support.h, quoted in docs/ops/README.md.
 
-#include <cstdint>
-#include <cstdio>
-#include <vector>
-
-#include "acl/acl.h"
+#include "acl_example_support.h"
 #include "aclnnop/aclnn_upsample_bilinear2d_aa.h"
 
-#define CHECK_RET(cond, return_expr) \
-  do {                               \
-    if (!(cond)) {                   \
-      return_expr;                   \
-    }                                \
-  } while (0)
-
-#define LOG_PRINT(message, ...)     \
-  do {                              \
-    printf(message, ##__VA_ARGS__); \
-  } while (0)
-
-// Number of elements of a tensor of the given shape.
-int64_t GetShapeSize(const std::vector<int64_t>& shape) {
-  int64_t size = 1;
-  for (int64_t dim : shape) size *= dim;
-  return size;
-}
-
-// Brings up the runtime on one device and gives back a stream to run on.
-int Init(int32_t deviceId, aclrtStream* stream) {
-  aclError ret = aclInit(nullptr);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclInit failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtSetDevice(deviceId);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtCreateStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret);
-            return ret);
-  return 0;
-}
-
-// Copies hostData into freshly allocated device memory and describes it as a contiguous
-// row-major NCHW tensor.
-template <typename T>
-int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& shape,
-                    void** deviceAddr, aclDataType dataType, aclTensor** tensor) {
-  const size_t bytes = static_cast<size_t>(GetShapeSize(shape)) * sizeof(T);
-  aclError ret = aclrtMalloc(deviceAddr, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtMemcpy(*deviceAddr, bytes, hostData.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
-
-  // Strides count elements; the innermost axis is the densest.
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) {
-    strides[i] = shape[i + 1] * strides[i + 1];
-  }
-  *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0,
-                            ACL_FORMAT_NCHW, shape.data(), shape.size(), *deviceAddr);
-  CHECK_RET(*tensor != nullptr, LOG_PRINT("aclCreateTensor failed: %s\n", aclGetRecentErrMsg());
-            return 1);
-  return 0;
-}
-
 int main() {
-  // 1. Runtime.
-  int32_t deviceId = 0;
-  aclrtStream stream;
-  int ret = Init(deviceId, &stream);
-  CHECK_RET(ret == 0, LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret);
+  AclExample example;  // the runtime; all it creates is released when main() returns
 
-  // 2. Inputs: input is the 4 x 2 image 0..7, out receives the 8 x 4 result.
-  std::vector<int64_t> inputShape = {1, 1, 4, 2};
-  std::vector<int64_t> outShape = {1, 1, 8, 4};
-  std::vector<float> inputHostData = {0, 1, 2, 3, 4, 5, 6, 7};
-  std::vector<float> outHostData(GetShapeSize(outShape), 0.0f);
-  std::vector<int64_t> outputSizeData = {8, 4};
-  bool alignCorners = true;
-  double scalesH = 2.0;
-  double scalesW = 2.0;
+  aclTensor* input = example.CreateTensor({1, 1, 4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  aclTensor* out = example.CreateOutputTensor({1, 1, 8, 4});
+  aclIntArray* outputSize = example.CreateIntArray({8, 4});
 
-  void* inputDeviceAddr = nullptr;
-  void* outDeviceAddr = nullptr;
-  aclTensor* input = nullptr;
-  aclTensor* out = nullptr;
-  ret =
-      CreateAclTensor(inputHostData, inputShape, &inputDeviceAddr, aclDataType::ACL_FLOAT, &input);
-  CHECK_RET(ret == ACL_SUCCESS, return ret);
-  ret = CreateAclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
-  CHECK_RET(ret == ACL_SUCCESS, return ret);
-  aclIntArray* outputSize = aclCreateIntArray(outputSizeData.data(), outputSizeData.size());
-  CHECK_RET(outputSize != nullptr, LOG_PRINT("aclCreateIntArray failed\n"); return 1);
-
-  // 3. Phase 1: validate and plan; learn how much workspace phase 2 needs.
-  uint64_t workspaceSize = 0;
-  aclOpExecutor* executor = nullptr;
-  ret = aclnnUpsampleBilinear2dAAGetWorkspaceSize(input, outputSize, alignCorners, scalesH, scalesW,
-                                                  out, &workspaceSize, &executor);
+  int ret = aclnnUpsampleBilinear2dAAGetWorkspaceSize(input, outputSize, /*alignCorners=*/true,
+                                                      /*scalesH=*/2.0, /*scalesW=*/2.0, out,
+                                                      &example.workspaceSize, &example.executor);
   CHECK_RET(ret == ACL_SUCCESS,
-            LOG_PRINT("aclnnUpsampleBilinear2dAAGetWorkspaceSize failed. ERROR: %d (%s)\n", ret,
-                      aclGetRecentErrMsg());
-            return ret);
-  void* workspaceAddr = nullptr;
-  if (workspaceSize > 0) {
-    ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret);
-              return ret);
-  }
-
-  // 4. Phase 2: run on the stream, then wait for it.
-  ret = aclnnUpsampleBilinear2dAA(workspaceAddr, workspaceSize, executor, stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclnnUpsampleBilinear2dAA failed. ERROR: %d (%s)\n", ret,
-                                          aclGetRecentErrMsg());
-            return ret);
-  ret = aclrtSynchronizeStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret);
-            return ret);
-
-  // 5. Copy the result back to the host and print it.
-  auto size = GetShapeSize(outShape);
-  std::vector<float> resultData(size, 0.0f);
-  ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outDeviceAddr,
-                    size * sizeof(resultData[0]), ACL_MEMCPY_DEVICE_TO_HOST);
-  CHECK_RET(ret == ACL_SUCCESS,
-            LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
-            return ret);
-  for (int64_t i = 0; i < size; i++) {
-    LOG_PRINT("result[%ld] is: %f\n", i, resultData[i]);
-  }
-
-  // 6. Release everything in the reverse order of creation.
-  aclDestroyTensor(input);
-  aclDestroyTensor(out);
-  aclDestroyIntArray(outputSize);
-  aclrtFree(inputDeviceAddr);
-  aclrtFree(outDeviceAddr);
-  if (workspaceSize > 0) {
-    aclrtFree(workspaceAddr);
-  }
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(deviceId);
-  aclFinalize();
-  return 0;
+            return LogFailure("aclnnUpsampleBilinear2dAAGetWorkspaceSize", ret));
+  return example.RunAndPrint("aclnnUpsampleBilinear2dAA", aclnnUpsampleBilinear2dAA, out);
 }

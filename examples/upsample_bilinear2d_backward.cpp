@@ -4,152 +4,26 @@
 // ones back onto a 3 x 3 input, alignCorners false, scales 1.5 x 1.5. The scales disagree with the
 // sizes (floor(3*1.5) = 4, not 6), and this V1 operator uses them as given, ratio 1/1.5, as
 // PyTorch's upsample_bilinear2d_backward does; the V2 operator would use the sizes' ratio 3/6.
+//
+// What every example shares (runtime, device tensors, phase 2, printing) is in
+// acl_example_support.h, quoted in docs/ops/README.md.
 
-#include <cstdint>
-#include <cstdio>
-#include <vector>
-
-#include "acl/acl.h"
+#include "acl_example_support.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
 
-#define CHECK_RET(cond, return_expr) \
-  do {                               \
-    if (!(cond)) {                   \
-      return_expr;                   \
-    }                                \
-  } while (0)
-
-#define LOG_PRINT(message, ...)     \
-  do {                              \
-    printf(message, ##__VA_ARGS__); \
-  } while (0)
-
-// Number of elements of a tensor of the given shape.
-int64_t GetShapeSize(const std::vector<int64_t>& shape) {
-  int64_t size = 1;
-  for (int64_t dim : shape) size *= dim;
-  return size;
-}
-
-// Brings up the runtime on one device and gives back a stream to run on.
-int Init(int32_t deviceId, aclrtStream* stream) {
-  aclError ret = aclInit(nullptr);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclInit failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtSetDevice(deviceId);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSetDevice failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtCreateStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtCreateStream failed. ERROR: %d\n", ret);
-            return ret);
-  return 0;
-}
-
-// Copies hostData into freshly allocated device memory and describes it as a contiguous
-// row-major NCHW tensor.
-template <typename T>
-int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& shape,
-                    void** deviceAddr, aclDataType dataType, aclTensor** tensor) {
-  const size_t bytes = static_cast<size_t>(GetShapeSize(shape)) * sizeof(T);
-  aclError ret = aclrtMalloc(deviceAddr, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMalloc failed. ERROR: %d\n", ret); return ret);
-  ret = aclrtMemcpy(*deviceAddr, bytes, hostData.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtMemcpy failed. ERROR: %d\n", ret); return ret);
-
-  // Strides count elements; the innermost axis is the densest.
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) {
-    strides[i] = shape[i + 1] * strides[i + 1];
-  }
-  *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0,
-                            ACL_FORMAT_NCHW, shape.data(), shape.size(), *deviceAddr);
-  CHECK_RET(*tensor != nullptr, LOG_PRINT("aclCreateTensor failed: %s\n", aclGetRecentErrMsg());
-            return 1);
-  return 0;
-}
-
 int main() {
-  // 1. Runtime.
-  int32_t deviceId = 0;
-  aclrtStream stream;
-  int ret = Init(deviceId, &stream);
-  CHECK_RET(ret == 0, LOG_PRINT("Init acl failed. ERROR: %d\n", ret); return ret);
+  AclExample example;  // the runtime; all it creates is released when main() returns
 
-  // 2. Inputs: gradOut is the gradient of the 6 x 6 forward output, out receives the gradient
-  // of the 3 x 3 forward input.
-  std::vector<int64_t> gradOutShape = {1, 1, 6, 6};
-  std::vector<int64_t> outShape = {1, 1, 3, 3};
-  std::vector<float> gradOutHostData(GetShapeSize(gradOutShape), 1.0f);
-  std::vector<float> outHostData(GetShapeSize(outShape), 0.0f);
-  std::vector<int64_t> outputSizeData = {6, 6};
-  std::vector<int64_t> inputSizeData = {1, 1, 3, 3};
-  bool alignCorners = false;
-  double scalesH = 1.5;
-  double scalesW = 1.5;
+  aclTensor* gradOut = example.CreateTensor({1, 1, 6, 6}, std::vector<float>(6 * 6, 1.0f));
+  aclTensor* out = example.CreateOutputTensor({1, 1, 3, 3});
+  aclIntArray* outputSize = example.CreateIntArray({6, 6});
+  aclIntArray* inputSize = example.CreateIntArray({1, 1, 3, 3});
 
-  void* gradOutDeviceAddr = nullptr;
-  void* outDeviceAddr = nullptr;
-  aclTensor* gradOut = nullptr;
-  aclTensor* out = nullptr;
-  ret = CreateAclTensor(gradOutHostData, gradOutShape, &gradOutDeviceAddr, aclDataType::ACL_FLOAT,
-                        &gradOut);
-  CHECK_RET(ret == ACL_SUCCESS, return ret);
-  ret = CreateAclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
-  CHECK_RET(ret == ACL_SUCCESS, return ret);
-  aclIntArray* outputSize = aclCreateIntArray(outputSizeData.data(), outputSizeData.size());
-  CHECK_RET(outputSize != nullptr, LOG_PRINT("aclCreateIntArray failed\n"); return 1);
-  aclIntArray* inputSize = aclCreateIntArray(inputSizeData.data(), inputSizeData.size());
-  CHECK_RET(inputSize != nullptr, LOG_PRINT("aclCreateIntArray failed\n"); return 1);
-
-  // 3. Phase 1: validate and plan; learn how much workspace phase 2 needs.
-  uint64_t workspaceSize = 0;
-  aclOpExecutor* executor = nullptr;
-  ret = aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(gradOut, outputSize, inputSize,
-                                                        alignCorners, scalesH, scalesW, out,
-                                                        &workspaceSize, &executor);
+  int ret = aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
+      gradOut, outputSize, inputSize, /*alignCorners=*/false, /*scalesH=*/1.5, /*scalesW=*/1.5, out,
+      &example.workspaceSize, &example.executor);
   CHECK_RET(ret == ACL_SUCCESS,
-            LOG_PRINT("aclnnUpsampleBilinear2dBackwardGetWorkspaceSize failed. ERROR: %d (%s)\n",
-                      ret, aclGetRecentErrMsg());
-            return ret);
-  void* workspaceAddr = nullptr;
-  if (workspaceSize > 0) {
-    ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);
-    CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("allocate workspace failed. ERROR: %d\n", ret);
-              return ret);
-  }
-
-  // 4. Phase 2: run on the stream, then wait for it.
-  ret = aclnnUpsampleBilinear2dBackward(workspaceAddr, workspaceSize, executor, stream);
-  CHECK_RET(ret == ACL_SUCCESS,
-            LOG_PRINT("aclnnUpsampleBilinear2dBackward failed. ERROR: %d (%s)\n", ret,
-                      aclGetRecentErrMsg());
-            return ret);
-  ret = aclrtSynchronizeStream(stream);
-  CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("aclrtSynchronizeStream failed. ERROR: %d\n", ret);
-            return ret);
-
-  // 5. Copy the result back to the host and print it.
-  auto size = GetShapeSize(outShape);
-  std::vector<float> resultData(size, 0.0f);
-  ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outDeviceAddr,
-                    size * sizeof(resultData[0]), ACL_MEMCPY_DEVICE_TO_HOST);
-  CHECK_RET(ret == ACL_SUCCESS,
-            LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret);
-            return ret);
-  for (int64_t i = 0; i < size; i++) {
-    LOG_PRINT("result[%ld] is: %f\n", i, resultData[i]);
-  }
-
-  // 6. Release everything in the reverse order of creation.
-  aclDestroyTensor(gradOut);
-  aclDestroyTensor(out);
-  aclDestroyIntArray(outputSize);
-  aclDestroyIntArray(inputSize);
-  aclrtFree(gradOutDeviceAddr);
-  aclrtFree(outDeviceAddr);
-  if (workspaceSize > 0) {
-    aclrtFree(workspaceAddr);
-  }
-  aclrtDestroyStream(stream);
-  aclrtResetDevice(deviceId);
-  aclFinalize();
-  return 0;
+            return LogFailure("aclnnUpsampleBilinear2dBackwardGetWorkspaceSize", ret));
+  return example.RunAndPrint("aclnnUpsampleBilinear2dBackward", aclnnUpsampleBilinear2dBackward,
+                             out);
 }
