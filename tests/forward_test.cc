@@ -88,6 +88,10 @@ TEST(ForwardScales, EachRowReadsScalesByItsFlags) {
   support::ExpectRowsReadScales(ForwardRows(), axes, 6);
 }
 
+TEST(ForwardNearest, IndicesFollowFloat32Arithmetic) {
+  EXPECT_GT(support::SweepNearestFloatIndices(ForwardRows()), 0) << "no nearest forward row";
+}
+
 // A nearest forward row copies: the bits of each result element are those of its source element
 // (ExpectMatchesReference compares them) for the values arithmetic would change, too: -0 (which
 // 0 + 1 * x turns into +0), NaNs with a payload or a sign, subnormals (which flush-to-zero modes

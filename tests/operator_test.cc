@@ -111,6 +111,10 @@ TEST(NonFinite, PropagatesAlongTapsOnly) { support::SweepNonFinite(BackwardRows(
 
 TEST(Determinism, BitwiseAcrossThreadCounts) { support::SweepDeterminism(BackwardRows()); }
 
+TEST(Nearest, IndicesFollowFloat32Arithmetic) {
+  EXPECT_GT(support::SweepNearestFloatIndices(BackwardRows()), 0) << "no nearest backward row";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Contract 1.3 and ops7's scale rule, each side of each rule per row
 // (support::ExpectReadsScaleByItsFlags: the reading the row's flags prescribe, and the one a row

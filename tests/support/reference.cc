@@ -92,9 +92,11 @@ void FillBicubic(Matrix* m, bool align_corners, double s) {
   }
 }
 
+}  // namespace
+
 // ATen's nearest_idx and nearest_neighbor_exact_compute_source_index, in their float32
 // arithmetic: one tap of weight 1.
-int64_t NearestIndex(Op op, int64_t o, int64_t in, int64_t out, float scale) {
+int64_t NearestSourceIndex(Op op, int64_t o, int64_t in, int64_t out, float scale) {
   float position;
   if (op == Op::kNearest) {
     if (out == in) return o;
@@ -108,8 +110,6 @@ int64_t NearestIndex(Op op, int64_t o, int64_t in, int64_t out, float scale) {
   // Compared as floats first: a huge ratio makes the position too large for int64.
   return position >= static_cast<float>(in - 1) ? in - 1 : static_cast<int64_t>(position);
 }
-
-}  // namespace
 
 const char* ModeName(Op op) {
   switch (op) {
@@ -220,7 +220,7 @@ Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, do
     case Op::kNearest:
     case Op::kNearestExact:
       for (int64_t o = 0; o < out; ++o) {
-        AddTap(&m, o, NearestIndex(op, o, in, out, static_cast<float>(s)), 1.0);
+        AddTap(&m, o, NearestSourceIndex(op, o, in, out, static_cast<float>(s)), 1.0);
       }
       break;
   }

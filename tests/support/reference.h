@@ -70,6 +70,10 @@ Matrix CaseAxisMatrix(const Case& c, bool on_h);
 // sections 1 and 1.3 prescribe. For the nearest modes it is PyTorch's float32 scale, widened.
 double Ratio(Op op, int64_t in, int64_t out, bool align_corners, double scale);
 
+// A nearest mode's source index of output `o` for the float32 scale `scale` (Ratio's value),
+// without building a matrix (for axes too long for dense ones).
+int64_t NearestSourceIndex(Op op, int64_t o, int64_t in, int64_t out, float scale);
+
 // The matrix for a ratio given directly, bypassing the scale rules: tests build the reading a
 // rule rejects with it, to show that it would give a different result. (Nearest modes round the
 // ratio to float32, as their index arithmetic does.)

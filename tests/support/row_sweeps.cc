@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -288,6 +289,94 @@ void SweepDeterminism(const Rows& rows) {
       }
     }
   }
+}
+
+namespace {
+
+// The source index of output o by exact arithmetic: floor(o * in / out) (nearest, with its
+// shortcuts for out == in and out == 2 in, which exact arithmetic gives as well) or
+// floor((o + 0.5) * in / out) (nearest_exact).
+int64_t ExactNearestIndex(reference::Op mode, int64_t o, int64_t in, int64_t out) {
+  const int64_t index =
+      mode == reference::Op::kNearest ? o * in / out : (2 * o + 1) * in / (2 * out);
+  return std::min(index, in - 1);
+}
+
+// Whether the reference's float32 indices differ from exact ones somewhere on this axis.
+bool FloatIndicesDiffer(reference::Op mode, int64_t in, int64_t out) {
+  const float scale = static_cast<float>(reference::Ratio(mode, in, out, false, 0));
+  for (int64_t o = 0; o < out; ++o) {
+    if (reference::NearestSourceIndex(mode, o, in, out, scale) !=
+        ExactNearestIndex(mode, o, in, out)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A 1 x in <-> 1 x out axis too long for the reference's dense matrices, checked from the
+// indices directly: a forward result element is its source element's bits, a backward one the
+// sum of the gradients mapped to it (within the contract's tolerance).
+void ExpectLongNearestAxis(const aclnn_upsample_operator& op, int64_t in, int64_t out) {
+  const reference::Op mode = ModeOf(op);
+  const Case c = RowCase(op, 1, in, 1, out, false);
+  const bool forward = IsForward(op);
+  std::vector<double> seen;
+  const RunOutput run =
+      RunOperator(op, c, RandomValues(forward ? in : out, 41), RunOptions{}, &seen);
+  const std::string label = Describe(op, c, RunOptions{});
+  ASSERT_EQ(run.status, ACLNN_SUCCESS) << label << ": " << run.message;
+  const float scale = static_cast<float>(reference::Ratio(mode, in, out, false, 0));
+  std::vector<double> expected(forward ? out : in, 0.0), magnitude(expected.size(), 0.0);
+  int copy_failures = 0;
+  for (int64_t o = 0; o < out; ++o) {
+    const int64_t i = reference::NearestSourceIndex(mode, o, in, out, scale);
+    if (forward) {
+      expected[o] = seen[i];
+      magnitude[o] = std::abs(seen[i]);
+      copy_failures += std::memcmp(&run.raw_bits[o * 4], &run.source_bits[i * 4], 4) != 0;
+    } else {
+      expected[i] += seen[o];
+      magnitude[i] += std::abs(seen[o]);
+    }
+  }
+  EXPECT_EQ(copy_failures, 0) << label << ": results that are not copies of their source";
+  EXPECT_EQ(CountOutOfTolerance(ACL_FLOAT, run.values, expected, magnitude, label), 0);
+}
+
+}  // namespace
+
+int SweepNearestFloatIndices(const Rows& rows) {
+  int axes_per_row = 0;
+  for (const aclnn_upsample_operator* op : rows) {
+    const reference::Op mode = ModeOf(*op);
+    if (!reference::IsNearest(mode)) continue;
+    int axes = 0;
+    for (int64_t in = 1; in <= 48 && axes < 6; ++in) {
+      for (int64_t out = 1; out <= 96 && axes < 6; ++out) {
+        if (!FloatIndicesDiffer(mode, in, out)) continue;
+        if (!WithinUpscaleLimit(*op, RowCase(*op, 1, in, 1, out, false))) continue;
+        ++axes;
+        ExpectMatchesOnRandomData(*op, RowCase(*op, 1, in, 1, out, false, 0, 0, 1, 2),
+                                  RunOptions{});
+        ExpectMatchesOnRandomData(*op, RowCase(*op, in, 3, out, 2, false, 0, 0, 1, 2),
+                                  RunOptions{});
+      }
+    }
+    // Near the size limit float32 keeps fewer fraction bits of o * scale: the first of these
+    // whose indices differ.
+    for (const auto& [in, out] : {std::pair<int64_t, int64_t>{(1 << 20) - 3, (1 << 20) - 1},
+                                  {(1 << 20) - 1, 699051},
+                                  {699051, (1 << 20) - 1}}) {
+      if (!FloatIndicesDiffer(mode, in, out)) continue;
+      ++axes;
+      ExpectLongNearestAxis(*op, in, out);
+      break;  // one such axis per row: each costs a 2^20-element run
+    }
+    EXPECT_GE(axes, 7) << op->name << ": too few axes where float32 indices differ";
+    axes_per_row = axes;
+  }
+  return axes_per_row;
 }
 
 void ExpectRowsReadScales(const Rows& rows, const std::vector<ScaleAxis>& axes, int min_judged) {

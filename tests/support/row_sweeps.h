@@ -52,6 +52,12 @@ void SweepEmpty(const Rows& rows);
 // phase-1 call), on shapes the planner cuts into bands, in each layout family the row accepts.
 void SweepDeterminism(const Rows& rows);
 
+// Nearest modes only (other rows are skipped): resizes on W and H whose float32 index
+// arithmetic (PyTorch's) picks another source pixel than exact arithmetic would for some output,
+// found by search and by sizes near 2^20, so that a row computing indices in double or in
+// integers fails. Returns how many such axes ran per nearest row (0 if none is nearest).
+int SweepNearestFloatIndices(const Rows& rows);
+
 // One axis of a scale-reading check (see ExpectReadsScaleByItsFlags).
 struct ScaleAxis {
   const char* rule;
