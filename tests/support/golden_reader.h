@@ -1,8 +1,9 @@
 // The PyTorch golden fixtures of tests/golden/ (made by generate_golden.py and
 // generate_golden_forward.py in float64): one strict reader for the fixture files of both
-// directions, and the check that runs a fixture through the operator table's row it names.
-// Shared by golden_test (backward rows) and golden_forward_test (forward rows); header-only so
-// that the two tests need no extra library.
+// directions (it indexes the files and reads a fixture's values on first use), and the checks
+// that run the fixtures of a table row through that row. Shared by golden_test (backward rows)
+// and golden_forward_test (forward rows); header-only so that the two tests need no extra
+// library.
 //
 // A file holds `case` headers, each followed by its blocks, and closes with `end <count>`:
 //   case <name> <op> <dtype> <layout> <align> <scalesH> <scalesW> <N> <C> <src H> <src W>
