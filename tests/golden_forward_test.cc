@@ -23,7 +23,7 @@ constexpr aclnn_upsample_direction kDirection = ACLNN_UPSAMPLE_FORWARD;
 const golden::Suite& Fixtures() {
   static const golden::Suite* const suite = new golden::Suite(
       {{ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_forward_cases.txt", 73},
-       {ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_table_forward_cases.txt", 190}},
+       {ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_table_forward_cases.txt", 189}},
       kDirection);
   return *suite;
 }

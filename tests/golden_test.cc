@@ -22,7 +22,7 @@ constexpr aclnn_upsample_direction kDirection = ACLNN_UPSAMPLE_BACKWARD;
 const golden::Suite& Fixtures() {
   static const golden::Suite* const suite =
       new golden::Suite({{ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_cases.txt", 99},
-                         {ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_table_cases.txt", 206}},
+                         {ACLNN_UPSAMPLE_TEST_DATA_DIR "/golden/golden_table_cases.txt", 205}},
                         kDirection);
   return *suite;
 }

@@ -405,9 +405,10 @@ INF_AT_BORDER = ((0, 0, 0, 0, INF), (0, 1, 5, 4, -INF), (0, 1, 0, 4, INF))
 # On an unchanged 5x5 axis pair: which neighbours a NaN reaches, from the middle and the edge.
 NONFINITE_IDENTITY = ((0, 0, 2, 2, NAN), (0, 0, 4, 0, NAN))
 # Where the library documents that it sums the taps of one index before multiplying, unlike
-# torch (docs/ops/aclnnUpsampleBilinear2dBackwardV2.md, "Differences from PyTorch"): an Inf
-# there stays Inf in the library and is NaN in torch (inf * l0 + inf * 0).
-MERGED_TAPS_DOCUMENTED = ("bilinear",)
+# torch (docs/ops/aclnnUpsampleBilinear2dBackwardV2.md and aclnnUpsampleBicubic2d.md,
+# "Differences from PyTorch"): an Inf there stays Inf in the library and is NaN in torch
+# (inf * w0 + inf * w1 with weights of opposite signs, or inf * 0).
+MERGED_TAPS_DOCUMENTED = ("bilinear", "bicubic")
 # Sizes where PyTorch's float32 index arithmetic picks another input than exact arithmetic
 # would (found by a search over sizes up to 40): nearest 26 -> 22 at o = 11 (12, not 13);
 # nearest_exact 6 -> 37 at o = 18 (2, not 3) and 14 -> 23 at o = 11 (6, not 7).
