@@ -17,6 +17,7 @@
 
 #include "reliability/reliability_util.h"
 #include "reliability/sparse_reference.h"
+#include "support/row_sweeps.h"
 #include "support/test_tensors.h"
 
 namespace reliability {
@@ -165,6 +166,22 @@ TEST_F(LimitsTest, DimensionOf2To20Plus1IsRejected) {
       EXPECT_TRUE(r.message.find("2^20") != std::string::npos ||
                   r.message.find("1048576") != std::string::npos)
           << r.message;
+    }
+  }
+}
+
+// Every row of the operator table with a width of exactly 2^20 on its larger side: the forward
+// rows shrinking 2^20 columns to 699051 (a ratio of 1.5, so the antialiased filters widen), the
+// backward rows reading a gradient of 2^20 columns for 699051 (each row's upscaling limit
+// admits 1.5), each element against the reference's sparse taps.
+TEST_F(LimitsTest, EveryRowWorksAtAWidthOf2To20) {
+  constexpr int64_t kOther = 699051;  // ceil(2^20 / 1.5)
+  for (size_t i = 0; i < aclnn_upsample_operator_count(); ++i) {
+    const aclnn_upsample_operator* op = aclnn_upsample_operator_at(i);
+    if (op->direction == ACLNN_UPSAMPLE_FORWARD) {
+      support::ExpectLongAxis(*op, kMaxDim, kOther);
+    } else {
+      support::ExpectLongAxis(*op, kOther, kMaxDim);
     }
   }
 }

@@ -36,36 +36,42 @@ std::vector<std::vector<int64_t>> TapsByRow(const Matrix& m) {
   return taps;
 }
 
-void AddTap(Matrix* m, int64_t o, int64_t i, double w) {
-  m->weight[o * m->cols + i] += w;
-  m->is_tap[o * m->cols + i] = true;
+// Adds weight w at input i to output row o (a tap already there gains the weight).
+void AddTap(AxisTaps* taps, int64_t o, int64_t i, double w) {
+  for (auto& [index, weight] : (*taps)[o]) {
+    if (index == i) {
+      weight += w;
+      return;
+    }
+  }
+  (*taps)[o].push_back({i, w});
 }
 
 // Contract 1.1: two taps, the source coordinate clamped at 0 unless aligned; sizes that agree
 // copy, whatever the ratio (PyTorch's shortcut).
-void FillBilinear(Matrix* m, bool align_corners, double s) {
-  const int64_t in = m->cols;
-  for (int64_t o = 0; o < m->rows; ++o) {
-    if (in == m->rows) {
-      AddTap(m, o, o, 1.0);
+void FillBilinear(AxisTaps* taps, int64_t in, bool align_corners, double s) {
+  const int64_t out = static_cast<int64_t>(taps->size());
+  for (int64_t o = 0; o < out; ++o) {
+    if (in == out) {
+      AddTap(taps, o, o, 1.0);
       continue;
     }
     const double src = align_corners ? o * s : std::max(0.0, (o + 0.5) * s - 0.5);
     const int64_t i0 = std::min<int64_t>(int64_t(std::floor(src)), in - 1);
     const int64_t i1 = i0 < in - 1 ? i0 + 1 : i0;
     const double l1 = std::clamp(src - double(i0), 0.0, 1.0);
-    AddTap(m, o, i0, 1.0 - l1);
-    AddTap(m, o, i1, l1);
+    AddTap(taps, o, i0, 1.0 - l1);
+    AddTap(taps, o, i1, l1);
   }
 }
 
 // Contract 1.2 (and its triangle-filter twin): ATen's antialiased weights, the filter widened by
 // the ratio when downscaling, each row normalised to sum 1.
-void FillAntialiased(Matrix* m, double s, double (*filter)(double), double half_width) {
-  const int64_t in = m->cols;
+void FillAntialiased(AxisTaps* taps, int64_t in, double s, double (*filter)(double),
+                     double half_width) {
   const double support = s >= 1 ? half_width * s : half_width;
   const double invscale = s >= 1 ? 1 / s : 1.0;
-  for (int64_t o = 0; o < m->rows; ++o) {
+  for (int64_t o = 0; o < static_cast<int64_t>(taps->size()); ++o) {
     const double center = s * (o + 0.5);
     const int64_t imin = std::max<int64_t>(int64_t(center - support + 0.5), 0);
     const int64_t imax = std::min<int64_t>(int64_t(center + support + 0.5), in);
@@ -73,22 +79,21 @@ void FillAntialiased(Matrix* m, double s, double (*filter)(double), double half_
     for (int64_t i = imin; i < imax; ++i) total += filter((i - center + 0.5) * invscale);
     for (int64_t i = imin; i < imax; ++i) {
       const double w = filter((i - center + 0.5) * invscale);
-      AddTap(m, o, i, total != 0 ? w / total : w);
+      AddTap(taps, o, i, total != 0 ? w / total : w);
     }
   }
 }
 
 // ATen's upsample_bicubic2d: four taps around floor(real), the source coordinate not clamped,
 // indices clamped to the image (taps on one index add up), every tap kept.
-void FillBicubic(Matrix* m, bool align_corners, double s) {
-  const int64_t in = m->cols;
-  for (int64_t o = 0; o < m->rows; ++o) {
+void FillBicubic(AxisTaps* taps, int64_t in, bool align_corners, double s) {
+  for (int64_t o = 0; o < static_cast<int64_t>(taps->size()); ++o) {
     const double real = align_corners ? s * o : s * (o + 0.5) - 0.5;
     const int64_t i0 = std::min<int64_t>(int64_t(std::floor(real)), in - 1);
     const double t = std::clamp(real - double(i0), 0.0, 1.0);
     const double w[4] = {Convolution2(t + 1), Convolution1(t), Convolution1(1 - t),
                          Convolution2(2 - t)};
-    for (int k = 0; k < 4; ++k) AddTap(m, o, std::clamp<int64_t>(i0 - 1 + k, 0, in - 1), w[k]);
+    for (int k = 0; k < 4; ++k) AddTap(taps, o, std::clamp<int64_t>(i0 - 1 + k, 0, in - 1), w[k]);
   }
 }
 
@@ -198,31 +203,47 @@ Matrix CaseAxisMatrix(const Case& c, bool on_h) {
                     UsedScale(c, in, out, on_h ? c.scales_h : c.scales_w));
 }
 
+AxisTaps TapsForRatio(Op op, int64_t in, int64_t out, bool align_corners, double s) {
+  AxisTaps taps(out);
+  switch (op) {
+    case Op::kBilinear:
+      FillBilinear(&taps, in, align_corners, s);
+      break;
+    case Op::kBicubicAA:
+      FillAntialiased(&taps, in, s, KeysHalf, 2.0);
+      break;
+    case Op::kBilinearAA:
+      FillAntialiased(&taps, in, s, Triangle, 1.0);
+      break;
+    case Op::kBicubic:
+      FillBicubic(&taps, in, align_corners, s);
+      break;
+    case Op::kNearest:
+    case Op::kNearestExact:
+      for (int64_t o = 0; o < out; ++o) {
+        AddTap(&taps, o, NearestSourceIndex(op, o, in, out, static_cast<float>(s)), 1.0);
+      }
+      break;
+  }
+  return taps;
+}
+
+AxisTaps Taps(Op op, int64_t in, int64_t out, bool align_corners, double scale) {
+  return TapsForRatio(op, in, out, align_corners, Ratio(op, in, out, align_corners, scale));
+}
+
 Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, double s) {
   Matrix m;
   m.rows = out;
   m.cols = in;
   m.weight.assign(out * in, 0.0);
   m.is_tap.assign(out * in, false);
-  switch (op) {
-    case Op::kBilinear:
-      FillBilinear(&m, align_corners, s);
-      break;
-    case Op::kBicubicAA:
-      FillAntialiased(&m, s, KeysHalf, 2.0);
-      break;
-    case Op::kBilinearAA:
-      FillAntialiased(&m, s, Triangle, 1.0);
-      break;
-    case Op::kBicubic:
-      FillBicubic(&m, align_corners, s);
-      break;
-    case Op::kNearest:
-    case Op::kNearestExact:
-      for (int64_t o = 0; o < out; ++o) {
-        AddTap(&m, o, NearestSourceIndex(op, o, in, out, static_cast<float>(s)), 1.0);
-      }
-      break;
+  const AxisTaps taps = TapsForRatio(op, in, out, align_corners, s);
+  for (int64_t o = 0; o < out; ++o) {
+    for (const auto& [i, w] : taps[o]) {
+      m.weight[o * in + i] = w;
+      m.is_tap[o * in + i] = true;
+    }
   }
   return m;
 }

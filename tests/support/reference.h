@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace reference {
@@ -78,6 +79,14 @@ int64_t NearestSourceIndex(Op op, int64_t o, int64_t in, int64_t out, float scal
 // rule rejects with it, to show that it would give a different result. (Nearest modes round the
 // ratio to float32, as their index arithmetic does.)
 Matrix AxisMatrixForRatio(Op op, int64_t in, int64_t out, bool align_corners, double ratio);
+
+// The taps of each output row of one axis, sparse (for axes too long for a Matrix): (input index,
+// weight), each index once (clamped taps that land on one index add up). Taps() reads `scale`
+// as AxisMatrix does, TapsForRatio() as AxisMatrixForRatio does; the matrices are built from
+// these.
+using AxisTaps = std::vector<std::vector<std::pair<int64_t, double>>>;
+AxisTaps Taps(Op op, int64_t in, int64_t out, bool align_corners, double scale);
+AxisTaps TapsForRatio(Op op, int64_t in, int64_t out, bool align_corners, double ratio);
 
 // gradIn = A_H^T gradOut A_W over NCHW-contiguous float64 data, summing taps only; also
 // m = sum |A_H * A_W * gradOut| per result element (the contract's error scale).

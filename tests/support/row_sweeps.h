@@ -52,6 +52,11 @@ void SweepEmpty(const Rows& rows);
 // phase-1 call), on shapes the planner cuts into bands, in each layout family the row accepts.
 void SweepDeterminism(const Rows& rows);
 
+// The row on a 1 x in <-> 1 x out FLOAT32 resize (alignCorners false, no scales) too long for
+// the reference's dense matrices, checked element by element against its sparse taps (and, for
+// a nearest forward row, as bitwise copies).
+void ExpectLongAxis(const aclnn_upsample_operator& op, int64_t in, int64_t out);
+
 // Nearest modes only (other rows are skipped): resizes on W and H whose float32 index
 // arithmetic (PyTorch's) picks another source pixel than exact arithmetic would for some output,
 // found by search and by sizes near 2^20, so that a row computing indices in double or in
