@@ -1,11 +1,12 @@
 // libFuzzer target over the whole public API of every operator in the library's table
-// (include/aclnn_upsample/operators.h: the forward resizes aclnnUpsampleBilinear2d and
-// aclnnUpsampleBicubic2dAA and their gradients aclnnUpsampleBilinear2dBackwardV2 and
-// aclnnUpsampleBicubic2dAAGrad today): tensor creation, phase 1, phase 2 and the executor life
-// cycle. The first byte picks the table's row, and everything that differs between operators
-// comes from that row (its direction, its flags) or from its mode's formulas in
-// fuzz/reference.cc, so a new row is fuzzed without a change here (a new mode needs its
-// formulas in the reference first: LLVMFuzzerInitialize refuses to start without them).
+// (include/aclnn_upsample/operators.h: the bilinear, antialiased bicubic and bilinear, bicubic,
+// nearest and nearest-exact resizes and their gradients): tensor creation, phase 1, phase 2 and
+// the executor life cycle. The first byte picks the table's row (byte % rows), and everything
+// that differs between operators comes from that row (its direction, its flags, among them
+// whether it has alignCorners and scales at all: where not, the values passed must be ignored)
+// or from its mode's formulas in fuzz/reference.cc, so a new row is fuzzed without a change here
+// (a new mode needs its formulas in the reference first: LLVMFuzzerInitialize refuses to start
+// without them). Rows are appended to the table, so a seed keeps its row.
 //
 // The input is read front to back as a fixed sequence of fields (see ReadCase); a missing byte
 // reads as 0, and 0 (or any value past the listed ones) always selects the ordinary, valid
@@ -20,7 +21,8 @@
 //    could (see kPlanEntryBudget), so 561000 is always a violation;
 //  - a failure leaves a message that names the operator and writes nothing anywhere;
 //  - a success writes nothing outside out's view and never touches the tensor read;
-//  - small problems match fuzz/reference.cc (float64) within the contract's tolerance; larger
+//  - small problems match fuzz/reference.cc (float64) within the contract's tolerance (nearest
+//    forward results exactly: they are copies of input elements); larger
 //    ones with finite, bounded inputs give no NaN (and no Inf where nothing can overflow);
 //  - NaN/Inf read reach every element they contribute to;
 //  - executors: misuse is rejected with the right status, a single-use executor is consumed by
@@ -312,14 +314,22 @@ bool IsForward(const Operator& op) { return op.direction == ACLNN_UPSAMPLE_FORWA
 
 // The reference's formulas for a row's mode, if it has them.
 bool ReferenceKind(const Operator& op, fuzz_ref::Kind* kind) {
-  if (std::strcmp(op.mode, "bilinear") == 0) {
-    *kind = fuzz_ref::Kind::kBilinear;
-  } else if (std::strcmp(op.mode, "bicubic_aa") == 0) {
-    *kind = fuzz_ref::Kind::kBicubicAA;
-  } else {
-    return false;
+  static const struct {
+    const char* mode;
+    fuzz_ref::Kind kind;
+  } kModes[] = {{"bilinear", fuzz_ref::Kind::kBilinear},
+                {"bicubic_aa", fuzz_ref::Kind::kBicubicAA},
+                {"bilinear_aa", fuzz_ref::Kind::kBilinearAA},
+                {"bicubic", fuzz_ref::Kind::kBicubic},
+                {"nearest", fuzz_ref::Kind::kNearest},
+                {"nearest_exact", fuzz_ref::Kind::kNearestExact}};
+  for (const auto& entry : kModes) {
+    if (std::strcmp(op.mode, entry.mode) == 0) {
+      *kind = entry.kind;
+      return true;
+    }
   }
-  return true;
+  return false;
 }
 
 // Only for rows LLVMFuzzerInitialize has checked.
@@ -327,6 +337,38 @@ fuzz_ref::Kind KindOf(const Operator& op) {
   fuzz_ref::Kind kind = fuzz_ref::Kind::kBilinear;
   (void)ReferenceKind(op, &kind);
   return kind;
+}
+
+// CANN's aclnnUpsampleNearest2dV2 takes its scales as float, not double: the table's uniform
+// signature passes a double, which the operator receives rounded to float. Nothing in the table
+// says so (it is the prototype's type), hence this list.
+bool TakesFloatScales(const Operator& op) {
+  return std::strcmp(op.name, "aclnnUpsampleNearest2dV2") == 0;
+}
+
+// A scale as the operator receives it: 0 (not given) where it has no scales parameter.
+double ReceivedScale(const Operator& op, double scale) {
+  if (!op.takes_scales) return 0.0;
+  return TakesFloatScales(op) ? static_cast<double>(static_cast<float>(scale)) : scale;
+}
+
+// One axis of a call as the operator reads it: the alignCorners and scale it has, its mode's
+// formulas and its scale rule.
+fuzz_ref::AxisParams AxisOf(const Operator& op, int64_t in, int64_t out, bool align, double scale) {
+  fuzz_ref::AxisParams axis;
+  axis.kind = KindOf(op);
+  axis.in_size = in;
+  axis.out_size = out;
+  axis.align_corners = align && op.takes_align_corners;
+  axis.scale = ReceivedScale(op, scale);
+  axis.consistent_scales = op.scales_need_consistent_size;
+  return axis;
+}
+
+bool IsNearestForward(const Operator& op) {
+  const fuzz_ref::Kind kind = KindOf(op);
+  return IsForward(op) &&
+         (kind == fuzz_ref::Kind::kNearest || kind == fuzz_ref::Kind::kNearestExact);
 }
 
 const Operator& PickOperator(uint8_t v) {
@@ -836,12 +878,15 @@ struct Expectation {
   int64_t n = 0, c = 0, h_in = 0, w_in = 0, h_out = 0, w_out = 0;
 };
 
-// The entries of one axis's matrix: the model's count where formula 1.2 is defined, else every
-// (o, i) pair, which is what a ratio beyond float64's range gives each row.
-double AxisEntries(fuzz_ref::Kind kind, int64_t in, int64_t out, bool align, double scale) {
-  if (kind == fuzz_ref::Kind::kBilinear) return 2.0 * static_cast<double>(out);
-  const fuzz_ref::AxisParams axis{kind, in, out, align, scale};
-  if (!fuzz_ref::IsWellDefined(axis)) return static_cast<double>(in) * static_cast<double>(out);
+// The entries of one axis's matrix: the model's count, except that an antialiased axis where
+// formula 1.2 is undefined gets every (o, i) pair, which is what a ratio beyond float64's range
+// gives each row.
+double AxisEntries(const fuzz_ref::AxisParams& axis) {
+  const bool antialiased =
+      axis.kind == fuzz_ref::Kind::kBicubicAA || axis.kind == fuzz_ref::Kind::kBilinearAA;
+  if (antialiased && !fuzz_ref::IsWellDefined(axis)) {
+    return static_cast<double>(axis.in_size) * static_cast<double>(axis.out_size);
+  }
   return static_cast<double>(fuzz_ref::CountEntries(axis));
 }
 
@@ -926,9 +971,9 @@ Expectation Expect(const Case& k) {
   if ((forward ? k.out.dims : k.source.dims) != forward_output) return invalid("shape");
   if (!forward && k.out.dims != is) return invalid("shape");
   e.n = n, e.c = c, e.h_in = h_in, e.w_in = w_in, e.h_out = h_out, e.w_out = w_out;
-  const fuzz_ref::Kind kind = KindOf(op);
-  e.plan_entries = AxisEntries(kind, h_in, h_out, k.align, k.scales_h) +
-                   AxisEntries(kind, w_in, w_out, k.align, k.scales_w);
+  const fuzz_ref::AxisParams axis_h = AxisOf(op, h_in, h_out, k.align, k.scales_h);
+  const fuzz_ref::AxisParams axis_w = AxisOf(op, w_in, w_out, k.align, k.scales_w);
+  e.plan_entries = AxisEntries(axis_h) + AxisEntries(axis_w);
   if (Int128{n} * c * h_out >= (Int128{1} << 31)) return invalid("N*C*H_out");
   const Int128 footprint = (Int128{h_out} * w_out + Int128{h_in} * w_in + Int128{h_out} * w_in) *
                            n * c * static_cast<int64_t>(ElemBytes(eg));
@@ -969,24 +1014,24 @@ Expectation Expect(const Case& k) {
   }
   // The rules that differ between operators, from the row's flags (contract 3.3).
   if (!op.accepts_empty && (n == 0 || c == 0)) return invalid("empty tensors not accepted");
-  if (op.rejects_negative_scales && (k.scales_h < 0 || k.scales_w < 0)) {
+  // An operator without scales never sees the ones passed (ReceivedScale gives 0).
+  const double scales_h = ReceivedScale(op, k.scales_h), scales_w = ReceivedScale(op, k.scales_w);
+  if (op.rejects_negative_scales && (scales_h < 0 || scales_w < 0)) {
     return invalid("negative scales");
   }
   if (!op.scales_need_consistent_size) {  // any positive scale is used as given
     auto ratio = [](double scale, int64_t in, int64_t out) {
       return scale > 0 ? 1.0 / scale : static_cast<double>(in) / static_cast<double>(out);
     };
-    if (op.max_upscale > 0 && (!(ratio(k.scales_h, h_in, h_out) >= 1.0 / op.max_upscale) ||
-                               !(ratio(k.scales_w, w_in, w_out) >= 1.0 / op.max_upscale))) {
+    if (op.max_upscale > 0 && (!(ratio(scales_h, h_in, h_out) >= 1.0 / op.max_upscale) ||
+                               !(ratio(scales_w, w_in, w_out) >= 1.0 / op.max_upscale))) {
       return invalid("upscaling beyond the row's limit");
     }
     // A scale so small that 1/scales, or the filter's centre and support, overflow to Inf
     // leaves formula 1.2 undefined (Inf - Inf); the contract does not say whether such a call
     // is rejected, so either answer is accepted (and no numbers are compared).
-    const fuzz_ref::AxisParams axis_h{kind, h_in, h_out, k.align, k.scales_h};
-    const fuzz_ref::AxisParams axis_w{kind, w_in, w_out, k.align, k.scales_w};
-    const bool infinite_inverse = (k.scales_h > 0 && !std::isfinite(1.0 / k.scales_h)) ||
-                                  (k.scales_w > 0 && !std::isfinite(1.0 / k.scales_w));
+    const bool infinite_inverse = (scales_h > 0 && !std::isfinite(1.0 / scales_h)) ||
+                                  (scales_w > 0 && !std::isfinite(1.0 / scales_w));
     if (infinite_inverse || !fuzz_ref::IsWellDefined(axis_h) || !fuzz_ref::IsWellDefined(axis_w)) {
       e.decided = false;
       return invalid("undefined for this scale");
@@ -1224,10 +1269,9 @@ void Runner::Verify(const char* when) {
 
 void Runner::VerifyNumbers(const char* when) {
   if (k_.out.Empty()) return;
-  const fuzz_ref::Kind kind = KindOf(*k_.op);
   const bool forward = IsForward(*k_.op);
-  const fuzz_ref::AxisParams axis_h{kind, k_.h_in, k_.h_out, k_.align, k_.scales_h};
-  const fuzz_ref::AxisParams axis_w{kind, k_.w_in, k_.w_out, k_.align, k_.scales_w};
+  const fuzz_ref::AxisParams axis_h = AxisOf(*k_.op, k_.h_in, k_.h_out, k_.align, k_.scales_h);
+  const fuzz_ref::AxisParams axis_w = AxisOf(*k_.op, k_.w_in, k_.w_out, k_.align, k_.scales_w);
   if (!fuzz_ref::IsWellDefined(axis_h) || !fuzz_ref::IsWellDefined(axis_w)) return;
   // Rows whose weights float64 itself cannot pin down (reference.h); reached only by bicubic
   // scales that put a centre outside the image.
@@ -1296,9 +1340,11 @@ void Runner::VerifyNumbers(const char* when) {
             fuzz_ref::ApplyPlane(m_h, m_w, support_h, support_w, src_h, src_w, res_h, res_w, g);
         double max_m = 0.0;
         for (double m : ref.magnitude) max_m = std::max(max_m, m);
+        // Nearest forward copies input elements: exactly, however large.
+        const bool exact_copy = IsNearestForward(*k_.op);
         // Past this, float32 accumulation may overflow where float64 does not (in either pass
         // order: the contract leaves the order to the implementation).
-        if (ref.max_intermediate >= 1e38 || max_m >= 1e38) continue;
+        if (!exact_copy && (ref.max_intermediate >= 1e38 || max_m >= 1e38)) continue;
         for (int64_t h = 0; h < res_h; ++h) {
           for (int64_t w = 0; w < res_w; ++w) {
             const size_t i = h * res_w + w;
@@ -1330,7 +1376,9 @@ void Runner::VerifyNumbers(const char* when) {
             const std::string detail = "out(" + std::to_string(h) + "," + std::to_string(w) +
                                        ") = " + Num(lib) + ", reference " + Num(r) + ", m " +
                                        Num(m) + ", tolerance " + Num(tol) + ", " + where;
-            if (std::isinf(lib)) {
+            if (exact_copy) {
+              FUZZ_CHECK(lib == r, "not a copy of the input element: " + detail);
+            } else if (std::isinf(lib)) {
               // Only rounding past the dtype's largest finite value may give Inf.
               FUZZ_CHECK(std::fabs(r) + tol >= MaxFinite(e) && (lib > 0) == (r > 0), detail);
             } else {
@@ -1384,11 +1432,10 @@ void Runner::VerifyNumbers(const char* when) {
 }
 
 double Runner::EstimatedWork() const {
-  const fuzz_ref::Kind kind = KindOf(*k_.op);
-  const double taps_h =
-      static_cast<double>(fuzz_ref::CountEntries({kind, k_.h_in, k_.h_out, k_.align, k_.scales_h}));
-  const double taps_w =
-      static_cast<double>(fuzz_ref::CountEntries({kind, k_.w_in, k_.w_out, k_.align, k_.scales_w}));
+  const double taps_h = static_cast<double>(
+      fuzz_ref::CountEntries(AxisOf(*k_.op, k_.h_in, k_.h_out, k_.align, k_.scales_h)));
+  const double taps_w = static_cast<double>(
+      fuzz_ref::CountEntries(AxisOf(*k_.op, k_.w_in, k_.w_out, k_.align, k_.scales_w)));
   const double planes = static_cast<double>(k_.n) * static_cast<double>(k_.c);
   const double src_h = k_.SourceH(), src_w = k_.SourceW();
   const double res_h = k_.ResultH(), res_w = k_.ResultW();

@@ -13,13 +13,20 @@ import re
 import struct
 
 # The rows of the operator table (src/ops/operator_table.cc) in its order: an input's first byte
-# picks a row (byte % row count). check_table_order() fails when the table changes under the seeds.
+# picks a row (byte % row count). New rows are appended, so a seed keeps its row;
+# check_table_order() fails when the table changes under the seeds.
 TABLE = ["kUpsampleBilinear2d", "kUpsampleBilinear2dBackwardV2", "kUpsampleBicubic2dAA",
-         "kUpsampleBicubic2dAAGrad"]
-BILINEAR_FORWARD, BILINEAR, BICUBIC_FORWARD, BICUBIC = range(len(TABLE))
+         "kUpsampleBicubic2dAAGrad", "kUpsampleBilinear2dBackward", "kUpsampleBilinear2dAA",
+         "kUpsampleBilinear2dAABackward", "kUpsampleBicubic2d", "kUpsampleBicubic2dBackward",
+         "kUpsampleNearest2dV2", "kUpsampleNearest2d", "kUpsampleNearest2dBackward",
+         "kUpsampleNearestExact2d", "kUpsampleNearestExact2dBackward"]
+(BILINEAR_FORWARD, BILINEAR, BICUBIC_FORWARD, BICUBIC, BILINEAR_V1, BILINEAR_AA_FORWARD,
+ BILINEAR_AA, CUBIC_FORWARD, CUBIC, NEAREST_FORWARD, NEAREST_V1_FORWARD, NEAREST,
+ NEAREST_EXACT_FORWARD, NEAREST_EXACT) = range(len(TABLE))
 F32, F16, BF16, INT32 = 0, 20, 38, 58  # PickDType selectors (58 % 17 == 7: ACL_INT64)
-NCHW, ALT = 0, 1  # ALT: the row's other format, NHWC for bilinear, ND for bicubic
+NCHW, ALT = 0, 1  # ALT: the row's other format: NHWC where the row takes it, else ND
 NHWC = ALT
+ND = 3  # PickFormat's selector of ACL_FORMAT_ND, for rows that take both NHWC and ND
 
 
 def dim(d):
@@ -137,6 +144,76 @@ SEEDS = {
     "reject_forward_bicubic_empty": case(op=BICUBIC_FORWARD, dims=(1, 0, 4, 4, 2, 2)),
     "forward_nan_inf_propagation": case(op=BICUBIC_FORWARD, dims=(1, 2, 5, 5, 9, 9), values=7,
                                         value_seed=3, phase2=3),
+    # The rows of issue 15 (scale kinds: 1 out/in, 2 the specials of PickScale, 4 -out/in,
+    # 6 out/in times 0.5 .. 2.5).
+    # Bilinear V1: scales used as given, consistent with outputSize or not (V2 would not use
+    # these), NHWC, the empty batch rejected.
+    "bilinear_v1_inconsistent_scales": case(op=BILINEAR_V1, dims=(1, 2, 9, 7, 4, 3),
+                                            scale_h=(6, 333), scale_w=(2, 21), values=1,
+                                            phase2=6),
+    "bilinear_v1_fp16_nhwc_align": case(op=BILINEAR_V1, dtype=F16, fmt=NHWC, align=True,
+                                        dims=(2, 3, 8, 6, 4, 3), values=1, phase2=10),
+    "reject_bilinear_v1_empty": case(op=BILINEAR_V1, dims=(0, 3, 4, 4, 2, 2)),
+    # Antialiased bilinear: the triangle filter widened when downsampling, ND, scales.
+    "bilinear_aa_forward_down": case(op=BILINEAR_AA_FORWARD, dims=(1, 2, 4, 5, 17, 11),
+                                     values=1, phase2=10),
+    "bilinear_aa_forward_bf16_nd_up_align": case(op=BILINEAR_AA_FORWARD, dtype=BF16, fmt=ND,
+                                                 align=True, dims=(2, 1, 12, 9, 4, 3), values=2,
+                                                 phase2=6),
+    "bilinear_aa_down_scales": case(op=BILINEAR_AA, dims=(1, 2, 3, 4, 13, 9), scale_h=(6, 777),
+                                    scale_w=(1, 0), values=1, phase2=4),
+    "bilinear_aa_fp16_up": case(op=BILINEAR_AA, dtype=F16, dims=(1, 3, 10, 7, 4, 3), values=1,
+                                phase2=3, destroy_early=True),
+    "reject_bilinear_aa_negative_scale": case(op=BILINEAR_AA, dims=(1, 1, 4, 4, 8, 8),
+                                              scale_w=(4, 0)),
+    # Bicubic, a = -0.75 with clamped taps: up, down, alignCorners, a scale that puts the
+    # taps past the border, NaN/Inf, NHWC.
+    "bicubic_forward_up": case(op=CUBIC_FORWARD, dims=(1, 2, 11, 9, 4, 3), values=1, phase2=10),
+    "bicubic_forward_bf16_nhwc_down_align": case(op=CUBIC_FORWARD, dtype=BF16, fmt=NHWC,
+                                                 align=True, dims=(2, 3, 4, 5, 9, 13),
+                                                 values=2, phase2=6),
+    "bicubic_forward_nan_inf": case(op=CUBIC_FORWARD, dims=(1, 2, 9, 9, 5, 5), values=7,
+                                    value_seed=3),
+    "bicubic_backward_down_scales": case(op=CUBIC, dims=(1, 2, 5, 4, 12, 9), scale_h=(6, 500),
+                                         scale_w=(2, 21), values=1, phase2=4),
+    "bicubic_backward_fp16_nd_up": case(op=CUBIC, dtype=F16, fmt=ND, dims=(1, 3, 13, 10, 4, 3),
+                                        values=1, phase2=1),
+    "bicubic_backward_1xN": case(op=CUBIC, dims=(2, 1, 1, 9, 1, 4), values=1, phase2=7),
+    # Nearest V2 (float scales): the 2x shortcut, an odd ratio, given scales (rounded to
+    # float), an alignCorners the operator ignores, NHWC.
+    "nearest_forward_2x": case(op=NEAREST_FORWARD, dims=(1, 2, 8, 10, 4, 5), values=5,
+                               phase2=10),
+    "nearest_forward_odd_align_ignored": case(op=NEAREST_FORWARD, align=True,
+                                              dims=(1, 2, 7, 11, 5, 3), values=1, phase2=6),
+    "nearest_forward_scales_nhwc_fp16": case(op=NEAREST_FORWARD, dtype=F16, fmt=NHWC,
+                                             dims=(2, 3, 9, 7, 4, 5), scale_h=(2, 21),
+                                             scale_w=(6, 123), values=5),
+    "nearest_forward_empty_batch": case(op=NEAREST_FORWARD, dims=(0, 3, 4, 4, 2, 2)),
+    # Nearest V1: no scales (those passed, negative ones too, are ignored).
+    "nearest_v1_forward_scales_ignored": case(op=NEAREST_V1_FORWARD, dims=(1, 2, 9, 6, 4, 4),
+                                              scale_h=(4, 0), scale_w=(2, 2), values=5,
+                                              phase2=3),
+    "nearest_v1_forward_bf16_down": case(op=NEAREST_V1_FORWARD, dtype=BF16,
+                                         dims=(1, 3, 3, 5, 10, 13), values=2, phase2=6),
+    # Nearest backward: a gather-sum, down and up, scales, NaN/Inf.
+    "nearest_backward_up": case(op=NEAREST, dims=(1, 2, 12, 9, 5, 4), values=1, phase2=10),
+    "nearest_backward_down_scales_bf16": case(op=NEAREST, dtype=BF16, dims=(2, 1, 3, 4, 9, 11),
+                                              scale_h=(6, 250), scale_w=(1, 0), values=2,
+                                              phase2=4),
+    "nearest_backward_nan_inf": case(op=NEAREST, dims=(1, 2, 9, 9, 4, 4), values=7,
+                                     value_seed=3),
+    # Nearest exact: its own rounding, ND, the 50x limit of the backward, negative scales.
+    "nearest_exact_forward_odd_nd": case(op=NEAREST_EXACT_FORWARD, fmt=ND,
+                                         dims=(1, 2, 7, 10, 3, 4), values=5, phase2=10),
+    "nearest_exact_forward_scales": case(op=NEAREST_EXACT_FORWARD, dims=(1, 1, 9, 9, 4, 4),
+                                         scale_h=(6, 600), scale_w=(2, 21), values=1,
+                                         phase2=6),
+    "reject_nearest_exact_forward_negative_scale": case(op=NEAREST_EXACT_FORWARD,
+                                                        dims=(1, 1, 8, 8, 4, 4),
+                                                        scale_h=(4, 0)),
+    "nearest_exact_backward_fp16_up": case(op=NEAREST_EXACT, dtype=F16,
+                                           dims=(1, 3, 11, 8, 4, 3), values=1, phase2=7),
+    "reject_nearest_exact_backward_upscale_51": case(op=NEAREST_EXACT, dims=(1, 1, 102, 2, 2, 2)),
 }
 
 

@@ -15,6 +15,16 @@ double Cubic(double d) {
   return 0.0;
 }
 
+// The bilinear antialiasing filter: the triangle max(0, 1 - |d|).
+double Triangle(double d) { return std::max(0.0, 1.0 - std::fabs(d)); }
+
+bool IsAntialiased(Kind kind) { return kind == Kind::kBicubicAA || kind == Kind::kBilinearAA; }
+bool IsNearest(Kind kind) { return kind == Kind::kNearest || kind == Kind::kNearestExact; }
+
+// An antialiased mode's filter and its half-width at ratio 1 (PyTorch's interp_size / 2).
+double Filter(Kind kind, double d) { return kind == Kind::kBicubicAA ? Cubic(d) : Triangle(d); }
+double HalfWidth(Kind kind) { return kind == Kind::kBicubicAA ? 2.0 : 1.0; }
+
 // int(x) of the formula (truncation toward zero), then clamped to [0, limit]. Clamping first
 // keeps the conversion defined for the huge centres that tiny scales produce; the result is
 // the same, since the formula clamps to [0, in] right after.
@@ -24,36 +34,95 @@ int64_t TruncClamped(double x, int64_t limit) {
   return static_cast<int64_t>(x);
 }
 
-struct BicubicRow {
+// floor(x), at most `last`; positions past int64's range (a tiny used scale) are past the end.
+int64_t FloorAtMost(double x, int64_t last) {
+  if (!(x < static_cast<double>(last))) return last;
+  return static_cast<int64_t>(std::floor(x));
+}
+
+struct AntialiasedRow {
   int64_t imin = 0;
   int64_t count = 0;
 };
 
-BicubicRow BicubicSpan(double s, double support, int64_t o, int64_t in) {
-  const double center = s * (static_cast<double>(o) + 0.5);
-  BicubicRow row;
-  row.imin = TruncClamped(center - support + 0.5, in);
-  const int64_t imax = TruncClamped(center + support + 0.5, in);
-  row.count = std::max<int64_t>(imax - row.imin, 0);
-  return row;
+// Formula 1.2's window, with support = half_width * s when downsampling.
+struct AntialiasedAxis {
+  double s, support, invscale;
+  explicit AntialiasedAxis(const AxisParams& axis)
+      : s(Ratio(axis)),
+        support(s >= 1.0 ? HalfWidth(axis.kind) * s : HalfWidth(axis.kind)),
+        invscale(s >= 1.0 ? 1.0 / s : 1.0) {}
+  double Center(int64_t o) const { return s * (static_cast<double>(o) + 0.5); }
+  AntialiasedRow Row(int64_t o, int64_t in) const {
+    const double center = Center(o);
+    AntialiasedRow row;
+    row.imin = TruncClamped(center - support + 0.5, in);
+    const int64_t imax = TruncClamped(center + support + 0.5, in);
+    row.count = std::max<int64_t>(imax - row.imin, 0);
+    return row;
+  }
+  // The unnormalised tap of input imin + j.
+  double Tap(Kind kind, int64_t o, const AntialiasedRow& row, int64_t j) const {
+    return Filter(kind, (static_cast<double>(row.imin + j) - Center(o) + 0.5) * invscale);
+  }
+};
+
+// PyTorch's cubic convolution, a = -0.75 (upsample_bicubic2d), in its two pieces.
+constexpr double kBicubicA = -0.75;
+double CubicNear(double x) {  // |x| <= 1
+  return ((kBicubicA + 2.0) * x - (kBicubicA + 3.0)) * x * x + 1.0;
+}
+double CubicFar(double x) {  // 1 < |x| < 2
+  return ((kBicubicA * x - 5.0 * kBicubicA) * x + 8.0 * kBicubicA) * x - 4.0 * kBicubicA;
+}
+
+// The single input index of nearest output o (PyTorch's nearest_idx and
+// nearest_neighbor_exact_compute_source_index), in float32 where ATen computes in float32.
+int64_t NearestIndex(const AxisParams& axis, int64_t o) {
+  const int64_t in = axis.in_size, out = axis.out_size;
+  if (axis.kind == Kind::kNearest) {
+    if (out == in) return o;
+    if (out == 2 * in) return o >> 1;
+  }
+  const float scale = NearestScale(axis);
+  const float position = axis.kind == Kind::kNearest
+                             ? static_cast<float>(o) * scale
+                             : static_cast<float>((static_cast<double>(o) + 0.5) * scale);
+  return FloorAtMost(std::floor(position), in - 1);
 }
 
 }  // namespace
+
+double UsedScale(const AxisParams& axis) {
+  const double scale = axis.scale;
+  if (!(scale > 0.0)) return 0.0;
+  if (axis.consistent_scales) {
+    // 1.3, bilinear: only when consistent with outputSize and at most 100x.
+    const double in = static_cast<double>(axis.in_size);
+    const bool consistent = static_cast<double>(axis.out_size) == std::floor(in * scale);
+    return consistent && 1.0 / scale >= 0.01 ? scale : 0.0;
+  }
+  return scale;
+}
 
 double Ratio(const AxisParams& axis) {
   const double in = static_cast<double>(axis.in_size);
   const double out = static_cast<double>(axis.out_size);
   if (axis.align_corners) return axis.out_size > 1 ? (in - 1.0) / (out - 1.0) : 0.0;
-  if (axis.kind == Kind::kBicubicAA) return axis.scale > 0.0 ? 1.0 / axis.scale : in / out;
-  // 1.3, bilinear: 1/scales only when given, consistent with outputSize and at most 100x.
-  if (axis.scale > 0.0 && out == std::floor(in * axis.scale) && 1.0 / axis.scale >= 0.01) {
-    return 1.0 / axis.scale;
-  }
-  return in / out;
+  const double scale = UsedScale(axis);
+  return scale > 0.0 ? 1.0 / scale : in / out;
+}
+
+float NearestScale(const AxisParams& axis) {
+  const double scale = UsedScale(axis);
+  return scale > 0.0 ? static_cast<float>(1.0 / scale)
+                     : static_cast<float>(axis.in_size) / static_cast<float>(axis.out_size);
 }
 
 bool IsWellDefined(const AxisParams& axis) {
-  // The bicubic centre s * (o + 0.5) and support 2 * s must stay finite too.
+  if (IsNearest(axis.kind)) return std::isfinite(NearestScale(axis));
+  // The source position s * (o + 0.5) (the filter's centre and support, antialiased) must stay
+  // finite too.
   const double s = Ratio(axis);
   return std::isfinite(s) && std::isfinite(2.0 * s * (static_cast<double>(axis.out_size) + 1.0));
 }
@@ -61,6 +130,10 @@ bool IsWellDefined(const AxisParams& axis) {
 void ForEachEntry(const AxisParams& axis,
                   const std::function<void(int64_t o, int64_t i, double w)>& fn) {
   const int64_t in = axis.in_size;
+  if (IsNearest(axis.kind)) {
+    for (int64_t o = 0; o < axis.out_size; ++o) fn(o, NearestIndex(axis, o), 1.0);
+    return;
+  }
   const double s = Ratio(axis);
   if (axis.kind == Kind::kBilinear) {
     for (int64_t o = 0; o < axis.out_size; ++o) {
@@ -72,7 +145,7 @@ void ForEachEntry(const AxisParams& axis,
       }
       const double od = static_cast<double>(o);
       const double src = axis.align_corners ? od * s : std::max(0.0, (od + 0.5) * s - 0.5);
-      const int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+      const int64_t i0 = FloorAtMost(src, in - 1);
       const int64_t i1 = i0 < in - 1 ? i0 + 1 : i0;
       const double l1 = std::clamp(src - static_cast<double>(i0), 0.0, 1.0);
       fn(o, i0, 1.0 - l1);
@@ -80,16 +153,27 @@ void ForEachEntry(const AxisParams& axis,
     }
     return;
   }
-  const double support = s >= 1.0 ? 2.0 * s : 2.0;
-  const double invscale = s >= 1.0 ? 1.0 / s : 1.0;
+  if (axis.kind == Kind::kBicubic) {
+    for (int64_t o = 0; o < axis.out_size; ++o) {
+      // Not clamped at 0 (unlike bilinear): the taps left of the image land on index 0.
+      const double od = static_cast<double>(o);
+      const double real = axis.align_corners ? od * s : s * (od + 0.5) - 0.5;
+      const int64_t i0 = FloorAtMost(real, in - 1);
+      const double t = std::clamp(real - static_cast<double>(i0), 0.0, 1.0);
+      const double taps[4] = {CubicFar(t + 1.0), CubicNear(t), CubicNear(1.0 - t),
+                              CubicFar(2.0 - t)};
+      for (int64_t j = 0; j < 4; ++j) fn(o, std::clamp<int64_t>(i0 - 1 + j, 0, in - 1), taps[j]);
+    }
+    return;
+  }
+  const AntialiasedAxis aa(axis);
   std::vector<double> w;
   for (int64_t o = 0; o < axis.out_size; ++o) {
-    const BicubicRow row = BicubicSpan(s, support, o, in);
-    const double center = s * (static_cast<double>(o) + 0.5);
+    const AntialiasedRow row = aa.Row(o, in);
     w.assign(row.count, 0.0);
     double total = 0.0;
     for (int64_t j = 0; j < row.count; ++j) {
-      w[j] = Cubic((static_cast<double>(row.imin + j) - center + 0.5) * invscale);
+      w[j] = aa.Tap(axis.kind, o, row, j);
       total += w[j];
     }
     // PyTorch (_compute_weights_aa) divides only by a non-zero total; the contract's formula
@@ -99,14 +183,21 @@ void ForEachEntry(const AxisParams& axis,
 }
 
 int64_t CountEntries(const AxisParams& axis) {
-  if (axis.kind == Kind::kBilinear)
-    return axis.in_size == axis.out_size ? axis.out_size : 2 * axis.out_size;
+  switch (axis.kind) {
+    case Kind::kBilinear:
+      return axis.in_size == axis.out_size ? axis.out_size : 2 * axis.out_size;
+    case Kind::kBicubic:
+      return 4 * axis.out_size;
+    case Kind::kNearest:
+    case Kind::kNearestExact:
+      return axis.out_size;
+    default:
+      break;
+  }
   if (!IsWellDefined(axis)) return 0;
-  const double s = Ratio(axis);
-  const double support = s >= 1.0 ? 2.0 * s : 2.0;
+  const AntialiasedAxis aa(axis);
   int64_t total = 0;
-  for (int64_t o = 0; o < axis.out_size; ++o)
-    total += BicubicSpan(s, support, o, axis.in_size).count;
+  for (int64_t o = 0; o < axis.out_size; ++o) total += aa.Row(o, axis.in_size).count;
   return total;
 }
 
@@ -118,29 +209,23 @@ std::vector<double> DenseMatrix(const AxisParams& axis) {
 
 std::vector<double> RowTotals(const AxisParams& axis) {
   std::vector<double> totals(static_cast<size_t>(axis.out_size), 1.0);
-  if (axis.kind == Kind::kBilinear) return totals;
-  const double s = Ratio(axis);
-  const double support = s >= 1.0 ? 2.0 * s : 2.0;
-  const double invscale = s >= 1.0 ? 1.0 / s : 1.0;
+  if (!IsAntialiased(axis.kind)) return totals;
+  const AntialiasedAxis aa(axis);
   for (int64_t o = 0; o < axis.out_size; ++o) {
-    const BicubicRow row = BicubicSpan(s, support, o, axis.in_size);
-    const double center = s * (static_cast<double>(o) + 0.5);
+    const AntialiasedRow row = aa.Row(o, axis.in_size);
     double total = 0.0;
-    for (int64_t j = 0; j < row.count; ++j) {
-      total += Cubic((static_cast<double>(row.imin + j) - center + 0.5) * invscale);
-    }
+    for (int64_t j = 0; j < row.count; ++j) total += aa.Tap(axis.kind, o, row, j);
     totals[o] = total;
   }
   return totals;
 }
 
 bool RowsWellConditioned(const AxisParams& axis) {
-  if (axis.kind == Kind::kBilinear) return true;
+  if (!IsAntialiased(axis.kind)) return true;
   const std::vector<double> totals = RowTotals(axis);
-  const double s = Ratio(axis);
-  const double support = s >= 1.0 ? 2.0 * s : 2.0;
+  const AntialiasedAxis aa(axis);
   for (int64_t o = 0; o < axis.out_size; ++o) {
-    const BicubicRow row = BicubicSpan(s, support, o, axis.in_size);
+    const AntialiasedRow row = aa.Row(o, axis.in_size);
     if (row.count > 0 && !(std::fabs(totals[o]) >= 1e-6 * static_cast<double>(row.count))) {
       return false;
     }
@@ -182,7 +267,8 @@ std::vector<double> ColumnAbsSums(const AxisParams& axis) {
 }
 
 std::vector<double> RowAbsSums(const AxisParams& axis) {
-  // |w| per tap: bilinear's repeated index has two non-negative taps, bicubic rows none.
+  // |w| per tap: bilinear's repeated index has two non-negative taps; bicubic's clamped taps
+  // may cancel, so this can exceed the row's entries' sum, which only loosens the bound.
   std::vector<double> sums(static_cast<size_t>(axis.out_size), 0.0);
   ForEachEntry(axis, [&](int64_t o, int64_t /*i*/, double w) { sums[o] += std::fabs(w); });
   return sums;

@@ -1,6 +1,7 @@
 // An independent float64 reference for the fuzz target, written from the contract
-// (/work/shared/spec/OPERATORS.md, formulas 1.1-1.3) and deliberately sharing no code with src/:
-// a bug copied into both would otherwise go unnoticed.
+// (/work/shared/spec/OPERATORS.md, formulas 1.1-1.3; the modes of issue 15 from PyTorch's ATen
+// formulas as /work/notes/ops7.md states them) and deliberately sharing no code with src/: a bug
+// copied into both would otherwise go unnoticed.
 #ifndef ACLNN_UPSAMPLE_FUZZ_REFERENCE_H_
 #define ACLNN_UPSAMPLE_FUZZ_REFERENCE_H_
 
@@ -10,26 +11,40 @@
 
 namespace fuzz_ref {
 
-enum class Kind { kBilinear, kBicubicAA };
+// The 1-D weights of an operator's mode (the table's `mode`): bilinear, bicubic_aa, bilinear_aa,
+// bicubic, nearest, nearest_exact.
+enum class Kind { kBilinear, kBicubicAA, kBilinearAA, kBicubic, kNearest, kNearestExact };
 
-// One axis of the forward resize: A is out_size x in_size.
+// One axis of the forward resize: A is out_size x in_size. `align_corners` and `scale` are what
+// the operator receives: false and 0 where it has no such parameter, the scale rounded to float
+// where its prototype takes a float.
 struct AxisParams {
   Kind kind = Kind::kBilinear;
   int64_t in_size = 1;
   int64_t out_size = 1;
   bool align_corners = false;
   double scale = 0.0;
+  // The scale is used only when consistent with the sizes (contract 1.3's bilinear rule, the
+  // table's scales_need_consistent_size); otherwise any positive scale is used as given.
+  bool consistent_scales = false;
 };
+
+// The scale as the operator uses it: 0 where it is not given or not used (1.3).
+double UsedScale(const AxisParams& axis);
 
 // The per-axis ratio s of contract section 1 (with the rules of 1.3).
 double Ratio(const AxisParams& axis);
 
+// The nearest modes' ratio in float32, as PyTorch's compute_scales_value<float> rounds it.
+float NearestScale(const AxisParams& axis);
+
 // False where the formulas are undefined in float64 (a ratio of Inf makes the bicubic centre
-// Inf - Inf): no reference value exists, so callers compare nothing numerically.
+// Inf - Inf; a nearest ratio of Inf in float32 makes 0 * Inf): no reference value exists, so
+// callers compare nothing numerically.
 bool IsWellDefined(const AxisParams& axis);
 
 // Calls fn(o, i, w) for every entry the formula adds to A, row by row. An index may repeat
-// within a row (bilinear's last column); callers sum. Entries may be 0.
+// within a row (bilinear's last column, bicubic's clamped taps); callers sum. Entries may be 0.
 void ForEachEntry(const AxisParams& axis,
                   const std::function<void(int64_t o, int64_t i, double w)>& fn);
 
@@ -39,8 +54,8 @@ int64_t CountEntries(const AxisParams& axis);
 // Dense row-major A (out_size x in_size).
 std::vector<double> DenseMatrix(const AxisParams& axis);
 
-// Per row o: the sum of the row's unnormalised taps that formula 1.2 divides by (1.0 for
-// bilinear rows).
+// Per row o: the sum of the row's unnormalised taps that formula 1.2 divides by (1.0 for the
+// modes that do not normalise: bilinear, bicubic, nearest).
 std::vector<double> RowTotals(const AxisParams& axis);
 
 // False where a bicubic row's taps sum to within 1e-6 per tap of 0 (a given scale can put a
