@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <set>
 #include <sstream>
 #include <utility>
 
@@ -262,7 +261,7 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
 
   const int64_t result_h = result_shape[2], result_w = result_shape[3];
   const int64_t result_elements = c.n * c.c * result_h * result_w;
-  std::set<int64_t> addressed;
+  std::vector<bool> addressed(out_layout.storage_elements, false);
   run.values.resize(result_elements);
   run.raw_bits.resize(result_elements * elem);
   for (int64_t n = 0; n < c.n; ++n) {
@@ -271,7 +270,7 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
         for (int64_t w = 0; w < result_w; ++w) {
           const int64_t logical = ((n * c.c + ch) * result_h + h) * result_w + w;
           const int64_t offset = LogicalOffset(out_layout, n, ch, h, w);
-          addressed.insert(offset);
+          addressed[offset] = true;
           run.values[logical] = Decode(options.dtype, out_storage.data() + offset * elem);
           std::memcpy(run.raw_bits.data() + logical * elem, out_storage.data() + offset * elem,
                       elem);
@@ -280,7 +279,7 @@ RunOutput RunOperator(const aclnn_upsample_operator& op, const reference::Case& 
     }
   }
   for (int64_t e = 0; e < out_layout.storage_elements; ++e) {
-    if (addressed.count(e) != 0 && run.status == ACLNN_SUCCESS) continue;
+    if (addressed[e] && run.status == ACLNN_SUCCESS) continue;
     for (size_t b = 0; b < elem; ++b) {
       if (out_storage[e * elem + b] != kSentinel) run.outside_view_untouched = false;
     }
