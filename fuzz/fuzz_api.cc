@@ -339,12 +339,9 @@ fuzz_ref::Kind KindOf(const Operator& op) {
   return kind;
 }
 
-// CANN's aclnnUpsampleNearest2dV2 takes its scales as float, not double: the table's uniform
-// signature passes a double, which the operator receives rounded to float. Nothing in the table
-// says so (it is the prototype's type), hence this list.
-bool TakesFloatScales(const Operator& op) {
-  return std::strcmp(op.name, "aclnnUpsampleNearest2dV2") == 0;
-}
+// A row whose CANN prototype takes float scales (aclnnUpsampleNearest2dV2) receives the table's
+// double scales rounded to float.
+bool TakesFloatScales(const Operator& op) { return op.scales_are_float; }
 
 // A scale as the operator receives it: 0 (not given) where it has no scales parameter.
 double ReceivedScale(const Operator& op, double scale) {

@@ -85,12 +85,10 @@ struct ErrorRow {
 
 bool Always(const aclnn_upsample_operator&) { return true; }
 
-// CANN declares aclnnUpsampleNearest2dV2's scales float: the table's uniform entry rounds the
-// double it is passed, so a subnormal double arrives as 0 (not given) and a float scale whose
-// inverse is finite in double passes. The table has no flag for this, hence the name.
-bool ScalesAreFloat(const aclnn_upsample_operator& op) {
-  return std::string(op.name) == "aclnnUpsampleNearest2dV2";
-}
+// A row whose CANN prototype declares the scales float gets the table's double rounded, so a
+// subnormal double arrives as 0 (not given) and a float scale whose inverse is finite in double
+// passes.
+bool ScalesAreFloat(const aclnn_upsample_operator& op) { return op.scales_are_float; }
 
 // The other format the row accepts besides NCHW, and one it does not.
 aclFormat AcceptedOtherFormat(const aclnn_upsample_operator& op) {

@@ -79,6 +79,11 @@ typedef struct {
   bool takes_scales;
   /** CANN's name of the tensor the operator writes: "out" or "gradInput". */
   const char* result_name;
+  /**
+   * Whether CANN's prototype declares the scales float (aclnnUpsampleNearest2dV2): the table's
+   * double scales then reach the operator rounded to float, as through its C entry point.
+   */
+  bool scales_are_float;
 } aclnn_upsample_operator;
 
 /** The number of rows in the table. */

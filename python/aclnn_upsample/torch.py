@@ -109,7 +109,7 @@ def _adjoint(row: dict) -> dict:
 # Scales as each side reads them
 
 # Rows whose CANN prototype declares the scales float: a float64 scale reaches them rounded.
-_FLOAT_SCALE_ROWS = frozenset({"aclnnUpsampleNearest2dV2"})
+_FLOAT_SCALE_ROWS = frozenset(row["name"] for row in _ROWS if row["scales_are_float"])
 
 
 def _as_float32(scale: float) -> float:

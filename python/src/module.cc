@@ -347,6 +347,7 @@ nb::list OperatorRows() {
     row["max_upscale"] = op.max_upscale;
     row["takes_align_corners"] = op.takes_align_corners;
     row["takes_scales"] = op.takes_scales;
+    row["scales_are_float"] = op.scales_are_float;
     rows.append(row);
   }
   return rows;

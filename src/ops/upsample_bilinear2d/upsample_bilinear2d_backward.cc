@@ -27,6 +27,7 @@ extern const aclnn_upsample_operator kUpsampleBilinear2dBackward = {
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
     /*result_name=*/"out",
+    /*scales_are_float=*/false,
 };
 
 }  // namespace aclnn_upsample

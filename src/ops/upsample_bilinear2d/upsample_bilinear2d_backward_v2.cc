@@ -26,6 +26,7 @@ extern const aclnn_upsample_operator kUpsampleBilinear2dBackwardV2 = {
     /*takes_align_corners=*/true,
     /*takes_scales=*/true,
     /*result_name=*/"out",
+    /*scales_are_float=*/false,
 };
 
 }  // namespace aclnn_upsample

@@ -17,25 +17,12 @@ int64_t NearestIndexAtMost(float position, int64_t last) {
 }
 
 ForwardAxis BuildNearestAxis(const AxisSpec& axis) {
-  ForwardAxis forward;
-  forward.in_size = axis.in_size;
-  forward.out_size = axis.out_size;
-  const float ratio = NearestRatio(axis);
-  const int64_t last = axis.in_size - 1;
-  const double one = 1.0;
-  for (int64_t o = 0; o < axis.out_size; ++o) {
-    int64_t source;
-    if (axis.out_size == axis.in_size) {
-      source = o;
-    } else if (axis.out_size == 2 * axis.in_size) {
-      source = o >> 1;
-    } else {
-      // float * float, as ATen's int64 * float: no double intermediate.
-      source = NearestIndexAtMost(static_cast<float>(o) * ratio, last);
-    }
-    forward.AddRow(source, &one, 1);
-  }
-  return forward;
+  return BuildSelectionAxis(axis, [&axis](int64_t o, float ratio, int64_t last) -> int64_t {
+    if (axis.out_size == axis.in_size) return o;
+    if (axis.out_size == 2 * axis.in_size) return o >> 1;
+    // float * float, as ATen's int64 * float: no double intermediate.
+    return NearestIndexAtMost(static_cast<float>(o) * ratio, last);
+  });
 }
 
 }  // namespace aclnn_upsample

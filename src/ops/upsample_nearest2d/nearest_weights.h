@@ -19,6 +19,20 @@ float NearestRatio(const AxisSpec& axis);
 // (0 * Inf, for a ratio beyond float's range) reading input 0 and those beyond int64 the last.
 int64_t NearestIndexAtMost(float position, int64_t last);
 
+// The matrix with one tap of weight 1 per output o, at source_index(o) (PyTorch's ratio and
+// the axis's last index given): the shape of every nearest mode.
+template <class SourceIndex>
+ForwardAxis BuildSelectionAxis(const AxisSpec& axis, SourceIndex source_index) {
+  ForwardAxis forward;
+  forward.in_size = axis.in_size;
+  forward.out_size = axis.out_size;
+  const float ratio = NearestRatio(axis);
+  const int64_t last = axis.in_size - 1;
+  const double one = 1.0;
+  for (int64_t o = 0; o < axis.out_size; ++o) forward.AddRow(source_index(o, ratio, last), &one, 1);
+  return forward;
+}
+
 // aclnnUpsampleNearest2d(V2) and aclnnUpsampleNearest2dBackward, PyTorch's legacy nearest
 // (nearest_idx): equal lengths copy, a doubled length takes o >> 1 (whatever the scale), else
 // min(floor(o * ratio), in - 1).

@@ -25,6 +25,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2d = {
     /*takes_align_corners=*/false,
     /*takes_scales=*/false,
     /*result_name=*/"out",
+    /*scales_are_float=*/false,
 };
 
 }  // namespace aclnn_upsample

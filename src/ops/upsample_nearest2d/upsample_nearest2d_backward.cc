@@ -27,6 +27,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2dBackward = {
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
     /*result_name=*/"gradInput",
+    /*scales_are_float=*/false,
 };
 
 }  // namespace aclnn_upsample

@@ -42,6 +42,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2dV2 = {
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
     /*result_name=*/"out",
+    /*scales_are_float=*/true,
 };
 
 }  // namespace aclnn_upsample

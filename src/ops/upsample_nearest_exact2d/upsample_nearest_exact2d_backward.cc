@@ -26,6 +26,7 @@ extern const aclnn_upsample_operator kUpsampleNearestExact2dBackward = {
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
     /*result_name=*/"out",
+    /*scales_are_float=*/false,
 };
 
 }  // namespace aclnn_upsample
