@@ -104,6 +104,9 @@ struct PeriodicInterior {
   int32_t lanes = 0;  // 0: none found
   int32_t period = 0;
   int32_t begin = 0, vectors = 0;
+  // The last `tail_vectors` of them would load past the row's end (their taps do not, only the
+  // whole-vector loads): the kernel loads those from a padded copy of the row's tail.
+  int32_t tail_vectors = 0;
   int32_t base = 0, step = 0;
   int32_t taps = 0, span = 0;
   std::vector<int32_t> counts;  // per lane

@@ -31,6 +31,7 @@ inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformIn
     axis.periodic_lanes = periodic->lanes;
     axis.periodic_begin = periodic->begin;
     axis.periodic_vectors = periodic->vectors;
+    axis.periodic_tail_vectors = periodic->tail_vectors;
     axis.periodic_base = periodic->base;
     axis.periodic_step = periodic->step;
     axis.periodic_taps = periodic->taps;
