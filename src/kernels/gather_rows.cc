@@ -288,14 +288,15 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   const int32_t all_in_run = *std::min_element(axis.periodic_counts, axis.periodic_counts + lanes);
   const int32_t safe_vectors = axis.periodic_vectors - axis.periodic_tail_vectors;
   constexpr size_t kMaxLoaded = 2 * HWY_MAX_BYTES / sizeof(float);
-  HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns; zeros past the row
+  HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
   for (size_t row = 0; row < rows; ++row) {
     const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride + axis.periodic_base;
     float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
     for (int32_t m = 0; m < axis.periodic_vectors; ++m) {
       const float* base = src_row + static_cast<ptrdiff_t>(m) * axis.periodic_step;
       if (m >= safe_vectors) {
-        // The loads would pass the row's end; the taps never do, so the zeros are never used.
+        // The loads would pass the row's end; the taps never do, so whatever the buffer holds
+        // past the copied columns is loaded but never selected.
         const int64_t start = int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step;
         const int64_t valid = std::min<int64_t>(static_cast<int64_t>(axis.source_length) - start,
                                                 kTwoLoads ? 2 * lanes : lanes);

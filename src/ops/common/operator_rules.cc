@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "ops/common/axis_ratio.h"
 #include "runtime/error.h"
 
 namespace aclnn_upsample {
@@ -22,11 +23,10 @@ aclnnStatus Invalid(const aclnn_upsample_operator& op, const std::string& parame
 }
 
 // The input/output ratio an operator that uses every positive scale as given applies to an
-// axis: 1/scales if scales > 0, else in/out. (alignCorners changes the sampling positions, not
-// the ratio the upscaling limit is measured by: contract 3.3.)
+// axis: the builders' ratio without alignCorners, which changes the sampling positions, not the
+// ratio the upscaling limit is measured by (contract 3.3).
 double GivenScaleRatio(const AxisSpec& axis) {
-  return axis.scale > 0.0 ? 1.0 / axis.scale
-                          : static_cast<double>(axis.in_size) / static_cast<double>(axis.out_size);
+  return SourceRatio(AxisSpec{axis.in_size, axis.out_size, /*align_corners=*/false, axis.scale});
 }
 
 // #14: an operator that does not accept empty tensors rejects N or C of 0.
@@ -94,8 +94,11 @@ bool ScaleConsistentWithSize(const AxisSpec& axis) {
 
 AxisSpec AxisAsGiven(const aclnn_upsample_operator& op, int64_t in_size, int64_t out_size,
                      bool align_corners, double scale) {
-  return AxisSpec{in_size, out_size, op.takes_align_corners && align_corners,
-                  op.takes_scales ? scale : 0.0};
+  double given = op.takes_scales ? scale : 0.0;
+  // A float parameter in CANN's prototype: the table's double arrives rounded, as through the C
+  // entry point (where the rounding has already happened and this changes nothing).
+  if (op.scales_are_float) given = static_cast<float>(given);
+  return AxisSpec{in_size, out_size, op.takes_align_corners && align_corners, given};
 }
 
 AxisSpec AxisAsUsed(const aclnn_upsample_operator& op, AxisSpec axis) {

@@ -15,7 +15,7 @@ namespace aclnn_upsample {
 
 // One axis as the caller gave it, less what the operator lacks: an operator without an
 // alignCorners or scales parameter reads false and "not given" whatever its uniform table entry
-// was passed.
+// was passed, and one whose scales are float reads them rounded to float.
 AxisSpec AxisAsGiven(const aclnn_upsample_operator& op, int64_t in_size, int64_t out_size,
                      bool align_corners, double scale);
 

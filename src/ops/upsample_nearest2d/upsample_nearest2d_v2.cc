@@ -9,20 +9,6 @@
 #include "ops/upsample_nearest2d/nearest_weights.h"
 
 namespace aclnn_upsample {
-namespace {
-
-// The table's uniform signature passes double scales; this operator's are float, so its entry
-// rounds them as a call through the C API does.
-aclnnStatus PlanWithFloatScales(const aclTensor* source, const aclIntArray* output_size,
-                                const aclIntArray* /*input_size*/, bool /*align_corners*/,
-                                double scales_h, double scales_w, aclTensor* out,
-                                uint64_t* workspace_size, aclOpExecutor** executor) {
-  return aclnnUpsampleNearest2dV2GetWorkspaceSize(source, output_size, static_cast<float>(scales_h),
-                                                  static_cast<float>(scales_w), out, workspace_size,
-                                                  executor);
-}
-
-}  // namespace
 
 extern const aclnn_upsample_operator kUpsampleNearest2dV2;
 extern const aclnn_upsample_operator kUpsampleNearest2dV2 = {
@@ -37,7 +23,7 @@ extern const aclnn_upsample_operator kUpsampleNearest2dV2 = {
     /*rejects_negative_scales=*/false,
     /*scales_need_consistent_size=*/false,
     /*max_upscale=*/0.0,
-    PlanWithFloatScales,
+    PlanRow<kUpsampleNearest2dV2, BuildNearestAxis>,
     aclnnUpsampleNearest2dV2,
     /*takes_align_corners=*/false,
     /*takes_scales=*/true,
