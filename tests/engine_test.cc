@@ -51,6 +51,7 @@ struct Problem {
   bool channels_last;
   int64_t pixel_pad = 0;  // channels-last: floats between one pixel's channels and the next's
   float scale = 1.0f;     // gradOut values are standard normal times this
+  int64_t row_pad = 0;    // NCHW: elements between one row's end and the next row
 };
 
 // The shapes and strides of gradOut (`grad`) and the result for a problem; data left unset.
@@ -69,17 +70,24 @@ void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
       v->stride_n = v->h * v->stride_h;
     } else {
       v->stride_w = 1;
-      v->stride_h = v->w;
-      v->stride_c = v->h * v->w;
-      v->stride_n = v->c * v->h * v->w;
+      v->stride_h = v->w + p.row_pad;
+      v->stride_c = v->h * v->stride_h;
+      v->stride_n = v->c * v->stride_c;
     }
   }
 }
 
 // Channels-last problems combine C-vectors from 8 channels up; with 2 to 4 channels and pixels
-// back to back they deinterleave rows; anything else runs plane by plane.
+// back to back they deinterleave rows; NCHW problems of at least 8 groups of 16 planes whose
+// rows are at most 32 wide (and a group's pixels at most 256 KiB) run in plane groups; anything
+// else runs plane by plane.
 Layout ExpectedLayout(const Problem& p) {
-  if (!p.channels_last) return Layout::kPlanar;
+  if (!p.channels_last) {
+    const int64_t group_bytes = (p.in_h * p.in_w + p.out_h * p.out_w) * 16 * 4;
+    const bool grouped =
+        p.n * p.c >= 8 * 16 && std::max(p.in_w, p.out_w) <= 32 && group_bytes <= 256 * 1024;
+    return grouped ? Layout::kPlaneGroups : Layout::kPlanar;
+  }
   if (p.c >= 8) return Layout::kChannelsLast;
   return p.c >= 2 && p.c <= 4 && p.pixel_pad == 0 ? Layout::kInterleaved : Layout::kPlanar;
 }
@@ -92,13 +100,15 @@ void RunAndCheck(const Problem& p, const AxisRuns& ax_h, const AxisRuns& ax_w, D
   std::normal_distribution<float> normal;
   const int64_t grad_count = p.n * p.c * p.out_h * p.out_w;
   const int64_t result_count = p.n * p.c * p.in_h * p.in_w;
-  const int64_t pixels_pad = p.channels_last ? p.pixel_pad * p.n : 0;
-  const int64_t grad_slots = grad_count + pixels_pad * p.out_h * p.out_w;
-  const int64_t result_slots = result_count + pixels_pad * p.in_h * p.in_w;
-  std::vector<uint8_t> grad(grad_slots * elem), result(result_slots * elem, 0xCD);
   std::vector<double> grad_values(grad_count);  // logical NCHW order
   PlaneView g, r;
   ShapeViews(p, &g, &r);
+  // Elements from the first to one past the last, padding between rows or pixels included.
+  const auto slots = [](const PlaneView& v) {
+    return (v.n - 1) * v.stride_n + (v.c - 1) * v.stride_c + (v.h - 1) * v.stride_h +
+           (v.w - 1) * v.stride_w + 1;
+  };
+  std::vector<uint8_t> grad(slots(g) * elem), result(slots(r) * elem, 0xCD);
   g.data = reinterpret_cast<char*>(grad.data());
   r.data = reinterpret_cast<char*>(result.data());
   for (int64_t i = 0; i < grad_count; ++i) {
@@ -235,6 +245,65 @@ TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
       }
     }
   }
+}
+
+// Many small NCHW planes run in groups of kernels::kPlaneGroup through the channels-last passes:
+// every dtype, both pass orders, a last group short of planes, padded rows (transposed row by
+// row), downscaling and upscaling, with the same bits at 1 and 3 threads.
+TEST(Engine, ManySmallPlanesRunInGroups) {
+  std::vector<Problem> problems = {
+      {2, 67, 14, 14, 28, 28, false},  // 134 planes: 8 whole groups and 6 planes more
+      {1, 130, 9, 13, 20, 7, false},
+      {3, 48, 28, 28, 14, 14, false},
+      {2, 70, 7, 9, 15, 4, false},
+  };
+  problems.back().row_pad = 3;
+  for (const Problem& p : problems) {
+    const RandomAxis ax_h = MakeRandomAxis(p.in_h, p.out_h, 5);
+    const RandomAxis ax_w = MakeRandomAxis(p.in_w, p.out_w, 6);
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+        SCOPED_TRACE(::testing::Message()
+                     << p.n << "x" << p.c << " planes, in " << p.in_h << "x" << p.in_w << " out "
+                     << p.out_h << "x" << p.out_w << " row pad " << p.row_pad << " dtype "
+                     << DTypeName(dtype) << " h_first " << (order == PassOrder::kHeightFirst));
+        std::vector<uint8_t> one_thread, three_threads;
+        RunAndCheck(p, ax_h.exact, ax_w.exact, dtype, order, 1, &one_thread);
+        RunAndCheck(p, ax_h.exact, ax_w.exact, dtype, order, 3, &three_threads);
+        if (HasFatalFailure()) return;
+        EXPECT_EQ(one_thread, three_threads);
+      }
+    }
+  }
+}
+
+// Plane groups need the planes evenly spaced in both tensors (a group is one strided run of
+// planes) and rows short enough to gain; otherwise the planes run one by one.
+TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
+  const Problem grouped = {2, 80, 14, 14, 28, 28, false};
+  const RandomAxis ax = MakeRandomAxis(14, 28, 7);
+  PlaneView g, r;
+  ShapeViews(grouped, &g, &r);
+  EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax.exact, 1).schedule.layout,
+            Layout::kPlaneGroups);
+  PlaneView gap = r;
+  gap.stride_n += 5;  // images apart: planes of one image evenly spaced, not across images
+  EXPECT_EQ(BuildPlan(DType::kFloat32, g, gap, ax.exact, ax.exact, 1).schedule.layout,
+            Layout::kPlanar);
+  PlaneView broadcast = g;
+  broadcast.stride_n = broadcast.stride_c = 0;  // one gradOut plane for every plane: a source
+  EXPECT_EQ(BuildPlan(DType::kFloat32, broadcast, r, ax.exact, ax.exact, 1).schedule.layout,
+            Layout::kPlaneGroups);
+  Problem few = grouped;
+  few.c = 63;  // 126 planes: fewer than 8 groups
+  ShapeViews(few, &g, &r);
+  EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax.exact, 1).schedule.layout,
+            Layout::kPlanar);
+  const Problem wide = {2, 80, 14, 33, 28, 28, false};  // a 33-wide row
+  const RandomAxis ax_w = MakeRandomAxis(33, 28, 8);
+  ShapeViews(wide, &g, &r);
+  EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax_w.exact, 1).schedule.layout,
+            Layout::kPlanar);
 }
 
 TEST(Engine, IdentityAxesAreSkippedAndExact) {

@@ -55,15 +55,19 @@ struct Scratch {
   ScratchBuffer tile;
   ScratchBuffer source;
   ScratchBuffer result;
+  ScratchBuffer group;
 };
 
 Scratch SlotScratch(const CpuSchedule& schedule, void* workspace, int slot) {
   const ScratchLayout& layout = schedule.scratch;
-  float* base = static_cast<float*>(workspace) + static_cast<size_t>(slot) * layout.slot_floats();
+  float* const tile =
+      static_cast<float*>(workspace) + static_cast<size_t>(slot) * layout.slot_floats();
+  float* const source = tile + layout.tile_floats;
+  float* const result = source + layout.source_floats;
+  float* const group = result + layout.result_floats;
   return Scratch{
-      ScratchBuffer(base, layout.tile_floats),
-      ScratchBuffer(base + layout.tile_floats, layout.source_floats),
-      ScratchBuffer(base + layout.tile_floats + layout.source_floats, layout.result_floats)};
+      ScratchBuffer(tile, layout.tile_floats), ScratchBuffer(source, layout.source_floats),
+      ScratchBuffer(result, layout.result_floats), ScratchBuffer(group, layout.group_floats)};
 }
 
 GatherAxis WidthGather(const Plan& plan) {
@@ -262,29 +266,60 @@ class PlanarTask {
   const bool source_direct_, result_direct_;
 };
 
+// What one channels-last task computes: a band of rows of `width` channels from c0 of image n,
+// read from `source` and written to `result` in `dtype` (the tensors, or for a plane group its
+// float32 pixels in scratch), the in-place result rows stored as `stores` says.
+struct ChannelsLastWork {
+  DType dtype;
+  const PlaneView* source;
+  const PlaneView* result;
+  const RowBand* band;
+  int64_t n, c0, width;
+  ResultStores stores;
+};
+
 // Channels contiguous in both tensors: both passes combine whole C-vectors. Scratch rows hold
 // `width` floats per pixel, densely.
 class ChannelsLastTask {
  public:
-  ChannelsLastTask(const Plan& plan, void* workspace, int64_t task, int slot)
-      : problem_(plan.problem),
+  ChannelsLastTask(const Plan& plan, const ChannelsLastWork& work, const Scratch& scratch)
+      : axis_h_(plan.problem.axis_h),
         schedule_(plan.schedule),
-        elem_(DTypeSize(problem_.dtype)),
-        scratch_(SlotScratch(schedule_, workspace, slot)) {
-    const int64_t num_bands = static_cast<int64_t>(plan.schedule.bands.size());
-    const int64_t num_blocks =
-        (plan.problem.result.c + plan.schedule.channel_block - 1) / plan.schedule.channel_block;
-    band_ = &plan.schedule.bands[task % num_bands];
-    const int64_t unit = task / num_bands;
-    n_ = unit / num_blocks;
-    c0_ = (unit % num_blocks) * plan.schedule.channel_block;
-    width_ = std::min(plan.schedule.channel_block, plan.problem.result.c - c0_);
-    f32_ = plan.problem.dtype == DType::kFloat32;
-    result_w_ = plan.problem.result.w;
-    source_w_ = plan.problem.source.w;
-    gather_ = WidthGather(plan);
+        dtype_(work.dtype),
+        source_(*work.source),
+        result_(*work.result),
+        elem_(DTypeSize(work.dtype)),
+        scratch_(scratch),
+        band_(work.band),
+        n_(work.n),
+        c0_(work.c0),
+        width_(work.width),
+        f32_(work.dtype == DType::kFloat32),
+        result_w_(work.result->w),
+        source_w_(work.source->w),
+        stores_(work.stores),
+        gather_(WidthGather(plan)) {
     gather_.block_lanes = 0;  // pixels, not scalars, are gathered here
     gather_.uniform_stride = 0;
+  }
+
+  // Task `task` of a channels-last plan: image x channel block x band, on the tensors.
+  static void RunTask(const Plan& plan, void* workspace, int64_t task, int slot) {
+    const CpuSchedule& schedule = plan.schedule;
+    const int64_t num_bands = static_cast<int64_t>(schedule.bands.size());
+    const int64_t block = schedule.channel_block;
+    const int64_t num_blocks = (plan.problem.result.c + block - 1) / block;
+    const int64_t unit = task / num_bands;
+    const int64_t c0 = (unit % num_blocks) * block;
+    const ChannelsLastWork work{plan.problem.dtype,
+                                &plan.problem.source,
+                                &plan.problem.result,
+                                &schedule.bands[task % num_bands],
+                                unit / num_blocks,
+                                c0,
+                                std::min(block, plan.problem.result.c - c0),
+                                InPlaceResultStores(schedule)};
+    ChannelsLastTask(plan, work, SlotScratch(schedule, workspace, slot)).Run();
   }
 
   void Run() {
@@ -296,32 +331,28 @@ class ChannelsLastTask {
   }
 
  private:
-  char* SourcePixel(int64_t ho, int64_t wo) const {
-    return At(problem_.source, elem_, n_, c0_, ho, wo);
-  }
-  char* ResultPixel(int64_t hi, int64_t wi) const {
-    return At(problem_.result, elem_, n_, c0_, hi, wi);
-  }
+  char* SourcePixel(int64_t ho, int64_t wo) const { return At(source_, elem_, n_, c0_, ho, wo); }
+  char* ResultPixel(int64_t hi, int64_t wi) const { return At(result_, elem_, n_, c0_, hi, wi); }
   // A row whose pixels are back to back converts in one call (a call per pixel cost more than
   // the conversion itself: 0.87 M of a bf16 image's 2.3 M instructions went to storing).
   void ConvertSourceRow(int64_t ho, float* dst) const {
     if (schedule_.source_pixels_dense) {
-      LoadAsFloat(problem_.dtype, SourcePixel(ho, 0), 1, source_w_ * width_, dst);
+      LoadAsFloat(dtype_, SourcePixel(ho, 0), 1, source_w_ * width_, dst);
       return;
     }
     for (int64_t wo = 0; wo < source_w_; ++wo) {
-      LoadAsFloat(problem_.dtype, SourcePixel(ho, wo), 1, width_, dst + wo * width_);
+      LoadAsFloat(dtype_, SourcePixel(ho, wo), 1, width_, dst + wo * width_);
     }
   }
 
   // Result row `hi` from a dense float row of in_w pixels.
   void StoreResultRow(int64_t hi, const float* row) const {
     if (schedule_.result_pixels_dense) {
-      StoreFromFloat(problem_.dtype, row, result_w_ * width_, ResultPixel(hi, 0), 1);
+      StoreFromFloat(dtype_, row, result_w_ * width_, ResultPixel(hi, 0), 1);
       return;
     }
     for (int64_t wi = 0; wi < result_w_; ++wi) {
-      StoreFromFloat(problem_.dtype, row + wi * width_, width_, ResultPixel(hi, wi), 1);
+      StoreFromFloat(dtype_, row + wi * width_, width_, ResultPixel(hi, wi), 1);
     }
   }
 
@@ -330,7 +361,7 @@ class ChannelsLastTask {
     const ptrdiff_t tile_row = result_w_ * width_;
     for (int64_t ho = row0; ho < band_->source_row_end; ++ho) {
       const float* pixels = reinterpret_cast<const float*>(SourcePixel(ho, 0));
-      ptrdiff_t pixel_stride = problem_.source.stride_w;
+      ptrdiff_t pixel_stride = source_.stride_w;
       if (!f32_) {
         float* const converted = scratch_.source.Span(0, source_w_ * width_);
         ConvertSourceRow(ho, converted);
@@ -340,7 +371,7 @@ class ChannelsLastTask {
       GatherPixels(gather_, width_, pixels, pixel_stride,
                    scratch_.tile.Span((ho - row0) * tile_row, tile_row), width_);
     }
-    const AxisRuns& ax_h = problem_.axis_h;
+    const AxisRuns& ax_h = axis_h_;
     const bool direct = f32_ && schedule_.result_pixels_dense;
     const int64_t band_rows = band_->source_row_end - row0;
     const float* const tile = scratch_.tile.Span(0, band_rows * tile_row);
@@ -349,7 +380,7 @@ class ChannelsLastTask {
           direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result.Span(0, tile_row);
       CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
                   ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  direct ? InPlaceResultStores(schedule_) : ResultStores::kCached);
+                  direct ? stores_ : ResultStores::kCached);
       if (!direct) StoreResultRow(hi, dst);
     }
   }
@@ -358,7 +389,7 @@ class ChannelsLastTask {
   // one vector when its pixels are back to back, else pixel by pixel. Where the plan allows,
   // two consecutive rows whose runs overlap are combined at once, sharing their source loads.
   void RunHFirst() {
-    const AxisRuns& ax_h = problem_.axis_h;
+    const AxisRuns& ax_h = axis_h_;
     const bool dense = schedule_.source_pixels_dense;
     const size_t row_floats = static_cast<size_t>(source_w_ * width_);
     float* const first_row = scratch_.source.Span(0, row_floats);
@@ -366,10 +397,9 @@ class ChannelsLastTask {
       if (dense && schedule_.pair_h_rows && hi + 1 < band_->result_row_end && RunsOverlap(hi)) {
         float* const second_row = scratch_.source.Span(row_floats, row_floats);
         const int64_t first = ax_h.first[hi];
-        CombineRowPairFrom(problem_.dtype, first_row, second_row, source_w_ * width_,
-                           SourcePixel(first, 0), problem_.source.stride_h,
-                           ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                           ax_h.first[hi + 1] - first,
+        CombineRowPairFrom(dtype_, first_row, second_row, source_w_ * width_, SourcePixel(first, 0),
+                           source_.stride_h, ax_h.weights.data() + ax_h.weight_offset[hi],
+                           ax_h.count(hi), ax_h.first[hi + 1] - first,
                            ax_h.weights.data() + ax_h.weight_offset[hi + 1], ax_h.count(hi + 1));
         WPassRow(hi, first_row);
         WPassRow(hi + 1, second_row);
@@ -385,7 +415,7 @@ class ChannelsLastTask {
   // Whether result row hi + 1's run starts inside row hi's and ends no earlier (what
   // CombineRowPairFrom takes).
   bool RunsOverlap(int64_t hi) const {
-    const AxisRuns& ax_h = problem_.axis_h;
+    const AxisRuns& ax_h = axis_h_;
     const int64_t shift = int64_t{ax_h.first[hi + 1]} - ax_h.first[hi];
     return ax_h.count(hi) > 0 && ax_h.count(hi + 1) > 0 && shift >= 0 && shift < ax_h.count(hi) &&
            shift + ax_h.count(hi + 1) >= ax_h.count(hi);
@@ -393,19 +423,19 @@ class ChannelsLastTask {
 
   // The H pass of result row hi into `row` (source width x channels floats).
   void HPassRow(int64_t hi, bool dense, float* row) const {
-    const AxisRuns& ax_h = problem_.axis_h;
+    const AxisRuns& ax_h = axis_h_;
     const int64_t row0 = band_->source_row_begin;
     const float* weights = ax_h.weights.data() + ax_h.weight_offset[hi];
     const int32_t count = ax_h.count(hi);
     const int64_t first_row = row0 + RunRowOffset(ax_h, hi, row0);
     if (dense) {
-      CombineRowsFrom(problem_.dtype, row, source_w_ * width_, SourcePixel(first_row, 0),
-                      problem_.source.stride_h, weights, count);
+      CombineRowsFrom(dtype_, row, source_w_ * width_, SourcePixel(first_row, 0), source_.stride_h,
+                      weights, count);
       return;
     }
     for (int64_t wo = 0; wo < source_w_; ++wo) {
-      CombineRowsFrom(problem_.dtype, row + wo * width_, width_, SourcePixel(first_row, wo),
-                      problem_.source.stride_h, weights, count);
+      CombineRowsFrom(dtype_, row + wo * width_, width_, SourcePixel(first_row, wo),
+                      source_.stride_h, weights, count);
     }
   }
 
@@ -413,7 +443,7 @@ class ChannelsLastTask {
   void WPassRow(int64_t hi, const float* row) const {
     if (f32_) {
       GatherPixels(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
-                   problem_.result.stride_w, InPlaceResultStores(schedule_));
+                   result_.stride_w, stores_);
     } else {
       float* const converted = scratch_.result.Span(0, result_w_ * width_);
       GatherPixels(gather_, width_, row, width_, converted, width_);
@@ -421,14 +451,18 @@ class ChannelsLastTask {
     }
   }
 
-  const ResampleProblem& problem_;
+  const AxisRuns& axis_h_;
   const CpuSchedule& schedule_;
+  const DType dtype_;
+  const PlaneView& source_;
+  const PlaneView& result_;
   const size_t elem_;
   const Scratch scratch_;
-  const RowBand* band_;
-  int64_t n_, c0_, width_;
-  bool f32_;
-  int64_t result_w_, source_w_;
+  const RowBand* const band_;
+  const int64_t n_, c0_, width_;
+  const bool f32_;
+  const int64_t result_w_, source_w_;
+  const ResultStores stores_;
   GatherAxis gather_;
 };
 
@@ -539,6 +573,150 @@ class InterleavedTask {
   const GatherAxis gather_;
 };
 
+// Calls run(tensor_offset, packed_offset, count) over a plane of `view` in runs of consecutive
+// elements: the whole plane at once when its rows are back to back (`dense`), else row by row.
+// Offsets count elements from the plane's first one, in the tensor and in the plane packed
+// without padding.
+template <class Run>
+void ForEachPlaneRun(const PlaneView& view, bool dense, Run run) {
+  if (dense) {
+    run(int64_t{0}, int64_t{0}, view.h * view.w);
+    return;
+  }
+  for (int64_t h = 0; h < view.h; ++h) run(h * view.stride_h, h * view.w, view.w);
+}
+
+// Many small planes (Layout::kPlaneGroups): kPlaneGroup planes are transposed into pixels of as
+// many channels in scratch, resampled there by the channels-last passes in float32, and
+// transposed back into their planes. 16-bit planes are converted to float32 on the way in and
+// rounded on the way out, through the group buffer's staging planes.
+class PlaneGroupTask {
+ public:
+  PlaneGroupTask(const Plan& plan, void* workspace, int64_t task, int slot)
+      : plan_(plan),
+        problem_(plan.problem),
+        schedule_(plan.schedule),
+        elem_(DTypeSize(problem_.dtype)),
+        f32_(problem_.dtype == DType::kFloat32),
+        scratch_(SlotScratch(schedule_, workspace, slot)),
+        first_plane_(task * static_cast<int64_t>(kGroup)),
+        planes_(static_cast<size_t>(
+            std::min<int64_t>(kGroup, problem_.result.n * problem_.result.c - first_plane_))),
+        source_plane_(static_cast<size_t>(problem_.source.h * problem_.source.w)),
+        result_plane_(static_cast<size_t>(problem_.result.h * problem_.result.w)) {}
+
+  void Run() {
+    float* const source_pixels = scratch_.group.Span(0, kGroup * source_plane_);
+    float* const result_pixels =
+        scratch_.group.Span(kGroup * source_plane_, kGroup * result_plane_);
+    float* const staging =
+        f32_ ? nullptr
+             : scratch_.group.Span(kGroup * (source_plane_ + result_plane_),
+                                   kGroup * std::max(source_plane_, result_plane_));
+    LoadPixels(source_pixels, staging);
+    const PlaneView source_view = PixelView(problem_.source, source_pixels);
+    const PlaneView result_view = PixelView(problem_.result, result_pixels);
+    const ChannelsLastWork work{DType::kFloat32,
+                                &source_view,
+                                &result_view,
+                                &schedule_.bands.front(),
+                                0,
+                                0,
+                                static_cast<int64_t>(kGroup),
+                                ResultStores::kCached};
+    ChannelsLastTask(plan_, work, scratch_).Run();
+    StorePixels(result_pixels, staging);
+  }
+
+ private:
+  static constexpr size_t kGroup = kernels::kPlaneGroup;
+
+  // The group's pixels in scratch as a channels-last image of kGroup channels.
+  static PlaneView PixelView(const PlaneView& tensor, float* pixels) {
+    PlaneView view;
+    view.data = reinterpret_cast<char*>(pixels);
+    view.n = 1;
+    view.c = static_cast<int64_t>(kGroup);
+    view.h = tensor.h;
+    view.w = tensor.w;
+    view.stride_c = 1;
+    view.stride_w = view.c;
+    view.stride_h = view.w * view.stride_w;
+    view.stride_n = view.h * view.stride_h;
+    return view;
+  }
+
+  // The first element of the group's first plane.
+  char* FirstPlane(const PlaneView& view) const {
+    return At(view, elem_, first_plane_ / view.c, first_plane_ % view.c, 0, 0);
+  }
+
+  void LoadPixels(float* pixels, float* staging) const {
+    const PlaneView& source = problem_.source;
+    const bool dense = schedule_.source_planes_dense;
+    const char* planes = FirstPlane(source);
+    ptrdiff_t plane_stride = schedule_.source_plane_stride;
+    if (!f32_) {
+      // 16-bit planes into float32 planes, back to back, for the transpose.
+      for (size_t p = 0; p < planes_; ++p) {
+        const char* plane =
+            planes + static_cast<ptrdiff_t>(p) * plane_stride * static_cast<ptrdiff_t>(elem_);
+        float* const converted = staging + p * source_plane_;
+        ForEachPlaneRun(source, dense, [&](int64_t at, int64_t packed, int64_t count) {
+          LoadAsFloat(problem_.dtype, plane + at * static_cast<int64_t>(elem_), 1,
+                      static_cast<size_t>(count), converted + packed);
+        });
+      }
+      kernels::PlanesToPixels(staging, static_cast<ptrdiff_t>(source_plane_), planes_,
+                              source_plane_, pixels);
+      return;
+    }
+    const float* const first = reinterpret_cast<const float*>(planes);
+    ForEachPlaneRun(source, dense, [&](int64_t at, int64_t packed, int64_t count) {
+      kernels::PlanesToPixels(first + at, plane_stride, planes_, static_cast<size_t>(count),
+                              pixels + packed * static_cast<int64_t>(kGroup));
+    });
+  }
+
+  void StorePixels(const float* pixels, float* staging) const {
+    const PlaneView& result = problem_.result;
+    const bool dense = schedule_.result_planes_dense;
+    char* const planes = FirstPlane(result);
+    const ptrdiff_t plane_stride = schedule_.result_plane_stride;
+    if (!f32_) {
+      // Float32 planes back to back, then each rounded into its plane.
+      kernels::PixelsToPlanes(pixels, planes_, result_plane_, staging,
+                              static_cast<ptrdiff_t>(result_plane_));
+      for (size_t p = 0; p < planes_; ++p) {
+        char* const plane =
+            planes + static_cast<ptrdiff_t>(p) * plane_stride * static_cast<ptrdiff_t>(elem_);
+        const float* const rounded = staging + p * result_plane_;
+        ForEachPlaneRun(result, dense, [&](int64_t at, int64_t packed, int64_t count) {
+          StoreFromFloat(problem_.dtype, rounded + packed, static_cast<size_t>(count),
+                         plane + at * static_cast<int64_t>(elem_), 1);
+        });
+      }
+      return;
+    }
+    float* const first = reinterpret_cast<float*>(planes);
+    ForEachPlaneRun(result, dense, [&](int64_t at, int64_t packed, int64_t count) {
+      kernels::PixelsToPlanes(pixels + packed * static_cast<int64_t>(kGroup), planes_,
+                              static_cast<size_t>(count), first + at, plane_stride,
+                              InPlaceResultStores(schedule_));
+    });
+  }
+
+  const Plan& plan_;
+  const ResampleProblem& problem_;
+  const CpuSchedule& schedule_;
+  const size_t elem_;
+  const bool f32_;
+  const Scratch scratch_;
+  const int64_t first_plane_;
+  const size_t planes_;
+  const size_t source_plane_, result_plane_;
+};
+
 }  // namespace
 
 void Execute(const Plan& plan, void* workspace) {
@@ -546,7 +724,10 @@ void Execute(const Plan& plan, void* workspace) {
   const TaskFunction run = [&plan, workspace](int64_t task, int slot) {
     switch (plan.schedule.layout) {
       case Layout::kChannelsLast:
-        ChannelsLastTask(plan, workspace, task, slot).Run();
+        ChannelsLastTask::RunTask(plan, workspace, task, slot);
+        break;
+      case Layout::kPlaneGroups:
+        PlaneGroupTask(plan, workspace, task, slot).Run();
         break;
       case Layout::kInterleaved:
         InterleavedTask(plan, workspace, task, slot).Run();

@@ -26,6 +26,13 @@ constexpr int32_t kMinPeriodicVectors = 2;
 // Blocked W-pass weights beyond this many floats are not worth their memory.
 constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
+// Plane groups (Layout::kPlaneGroups) pay where planar rows are short, and only with enough
+// groups to share among threads; a group's pixels, source and result, should stay in L2 with
+// room for the channels-last intermediate.
+constexpr int64_t kMinPlaneGroups = 8;
+constexpr int64_t kMaxGroupedRowPixels = 32;
+constexpr size_t kMaxGroupPixelBytes = 256 * 1024;
+
 size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -80,6 +87,33 @@ int64_t MaxBandRows(const std::vector<RowBand>& bands) {
 
 int64_t VectorLanes() { return static_cast<int64_t>(kernels::FloatLanes()); }
 
+// Elements from plane q to plane q + 1 (plane q being image q / C, channel q % C) where that is
+// one number across the tensor (0 for a source broadcast over N and C), else -1.
+int64_t FlatPlaneStride(const PlaneView& view) {
+  if (view.c == 1) return view.stride_n;
+  if (view.n == 1 || view.stride_n == view.c * view.stride_c) return view.stride_c;
+  return -1;
+}
+
+// Planar rows too short for the planar vector forms (a few vectors or less) and planes enough
+// to fill kMinPlaneGroups groups: the channels-last passes over groups of planes, transposed
+// into pixels of kPlaneGroup channels and back, run them a whole vector per pixel. Each plane's
+// columns must be contiguous and the planes evenly spaced in both tensors, so that a group is
+// one strided run of planes.
+bool ShouldGroupPlanes(const PlaneView& source, const PlaneView& result) {
+  const int64_t group = static_cast<int64_t>(kernels::kPlaneGroup);
+  const int64_t planes = result.n * result.c;
+  if (planes < kMinPlaneGroups * group || source.stride_w != 1 || result.stride_w != 1 ||
+      std::max(source.w, result.w) > kMaxGroupedRowPixels) {
+    return false;
+  }
+  const uint64_t pixel_bytes = static_cast<uint64_t>(source.h * source.w + result.h * result.w) *
+                               static_cast<uint64_t>(group) * sizeof(float);
+  if (pixel_bytes > kMaxGroupPixelBytes) return false;
+  const int64_t source_stride = FlatPlaneStride(source), result_stride = FlatPlaneStride(result);
+  return source_stride >= 0 && result_stride > 0;
+}
+
 // Combining whole C-vectors needs the channels contiguous in both tensors, and pays only once a
 // C-vector fills a register; otherwise each (n, c) plane is resampled on its own.
 // Images with fewer channels, pixels back to back, would otherwise run as planes read with a
@@ -93,6 +127,7 @@ Layout ChooseLayout(const PlaneView& source, const PlaneView& result) {
       result.stride_w == result.c) {
     return Layout::kInterleaved;
   }
+  if (ShouldGroupPlanes(source, result)) return Layout::kPlaneGroups;
   return Layout::kPlanar;
 }
 
@@ -168,7 +203,7 @@ bool ChoosePassOrder(const ResampleProblem& problem, Layout layout, PassOrder or
         taps_h * CeilDiv(source_w * channels, lanes) + result_h * w_row_steps * channels;
     return ChooseHeightFirst(order, cost_h_first, cost_w_first);
   }
-  if (layout == Layout::kChannelsLast) {
+  if (layout == Layout::kChannelsLast || layout == Layout::kPlaneGroups) {
     // Vector steps are C-vectors here: one per tap per pixel.
     const int64_t taps_w = TapCount(problem.axis_w);
     const int64_t cost_w_first = source_h * taps_w + taps_h * result_w;
@@ -205,6 +240,15 @@ void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
   };
   schedule->source_pixels_dense = dense(problem.source);
   schedule->result_pixels_dense = dense(problem.result);
+  if (schedule->layout == Layout::kPlaneGroups) {
+    // The channels-last passes run on the group's pixels in scratch, float32 and dense.
+    schedule->source_pixels_dense = schedule->result_pixels_dense = true;
+    schedule->source_rows_native_in_place = schedule->source_rows_float_in_place = false;
+    schedule->result_rows_float_in_place = false;
+    const auto rows_back_to_back = [](const PlaneView& view) { return view.stride_h == view.w; };
+    schedule->source_planes_dense = rows_back_to_back(problem.source);
+    schedule->result_planes_dense = rows_back_to_back(problem.result);
+  }
 }
 
 // Only the channels-last H-first kernel can combine two result rows per source load, and only
@@ -232,6 +276,8 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
   const auto plane = [](const PlaneView& view) { return view.h * view.w; };
   if (plane(problem.result) < plane(problem.source)) return false;
   switch (schedule.layout) {
+    case Layout::kPlaneGroups:
+      return true;  // the transposes back into the planes write whole planes
     case Layout::kChannelsLast:
       return schedule.result_pixels_dense;
     case Layout::kInterleaved:
@@ -246,6 +292,9 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
 // for channels-last, whose channels one task combines together.
 int64_t CountUnits(const ResampleProblem& problem, const CpuSchedule& schedule) {
   if (schedule.layout == Layout::kInterleaved) return problem.result.n;
+  if (schedule.layout == Layout::kPlaneGroups) {
+    return CeilDiv(problem.result.n * problem.result.c, schedule.channel_block);
+  }
   if (schedule.layout == Layout::kChannelsLast)
     return problem.result.n * CeilDiv(problem.result.c, schedule.channel_block);
   return problem.result.n * problem.result.c;
@@ -256,6 +305,8 @@ int64_t CountUnits(const ResampleProblem& problem, const CpuSchedule& schedule) 
 // result's when W runs first, in whole channel blocks for channels-last.
 std::vector<RowBand> PlanBands(const ResampleProblem& problem, const CpuSchedule& schedule,
                                int64_t units, int num_threads) {
+  // A group transposes whole planes: one band, its tile in L2 by ShouldGroupPlanes's limit.
+  if (schedule.layout == Layout::kPlaneGroups) return MakeBands(problem.axis_h, 1);
   const int64_t row_pixels = schedule.h_pass_first ? problem.source.w : problem.result.w;
   const int64_t tile_row =
       schedule.layout == Layout::kPlanar ? row_pixels : row_pixels * schedule.channel_block;
@@ -335,6 +386,22 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
   return scratch;
 }
 
+// Plane-group scratch per slot (execute.cc, PlaneGroupTask): the channels-last passes' buffers
+// for float32 pixels of kPlaneGroup channels, and the group buffer: the source pixels, the
+// result pixels and, for 16-bit dtypes, the group's larger planes converted to float.
+ScratchLayout PlaneGroupScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  ResampleProblem pixels = problem;
+  pixels.dtype = DType::kFloat32;
+  ScratchLayout scratch = ChannelsLastScratch(pixels, schedule);
+  const size_t group = kernels::kPlaneGroup;
+  const auto plane = [](const PlaneView& view) { return static_cast<size_t>(view.h * view.w); };
+  scratch.group_floats = group * (plane(problem.source) + plane(problem.result));
+  if (problem.dtype != DType::kFloat32) {
+    scratch.group_floats += group * std::max(plane(problem.source), plane(problem.result));
+  }
+  return scratch;
+}
+
 // Each worker slot owns its scratch, sized here once for the tallest band, so that phase 2
 // allocates nothing. Every buffer is a whole number of cache lines, so buffers and slots start
 // on line boundaries of the workspace and no two workers write one line.
@@ -350,10 +417,14 @@ ScratchLayout SizeScratch(const ResampleProblem& problem, const CpuSchedule& sch
     case Layout::kPlanar:
       scratch = PlanarScratch(problem, schedule);
       break;
+    case Layout::kPlaneGroups:
+      scratch = PlaneGroupScratch(problem, schedule);
+      break;
   }
   scratch.tile_floats = RoundUpToCacheLine(scratch.tile_floats);
   scratch.source_floats = RoundUpToCacheLine(scratch.source_floats);
   scratch.result_floats = RoundUpToCacheLine(scratch.result_floats);
+  scratch.group_floats = RoundUpToCacheLine(scratch.group_floats);
   return scratch;
 }
 
@@ -407,6 +478,10 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   int64_t w_row_steps = 0;  // planar only: channels-last W passes step over whole C-vectors
   if (schedule.layout == Layout::kChannelsLast) {
     schedule.channel_block = ChooseChannelBlock(p.result.c, std::max(p.result.w, p.source.w));
+  } else if (schedule.layout == Layout::kPlaneGroups) {
+    schedule.channel_block = static_cast<int64_t>(kernels::kPlaneGroup);
+    schedule.source_plane_stride = FlatPlaneStride(p.source);
+    schedule.result_plane_stride = FlatPlaneStride(p.result);
   } else {
     if (schedule.layout == Layout::kInterleaved) schedule.channel_block = p.result.c;
     w_row_steps = ChooseWidthForm(p, &schedule);
@@ -414,7 +489,8 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   schedule.h_pass_first = ChoosePassOrder(p, schedule.layout, order, w_row_steps);
   schedule.planar_path = ChoosePlanarPath(p, schedule.h_pass_first);
   ChooseInPlaceRows(p, &schedule);
-  if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) {
+  if ((schedule.layout == Layout::kChannelsLast || schedule.layout == Layout::kPlaneGroups) &&
+      schedule.h_pass_first) {
     schedule.pair_h_rows = ShouldPairHeightRows(p, schedule);
   }
   schedule.stream_result = ShouldStreamResult(p, schedule);

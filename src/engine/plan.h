@@ -32,6 +32,11 @@ enum class Layout : uint8_t {
   // tensors: the H pass combines whole rows of pixels; the W pass deinterleaves a row into one
   // planar row per channel, gathers them with the planar W forms and interleaves the result.
   kInterleaved,
+  // Many small planes (feature maps of 4x4 to 32x32, NCHW): a task takes a group of
+  // kernels::kPlaneGroup planes, transposes them into pixels of that many channels in scratch,
+  // runs the channels-last passes on them (one whole vector per pixel, where a planar row would
+  // be shorter than a few vectors) and transposes the result back into its planes.
+  kPlaneGroups,
 };
 
 // The planar passes, in the order they run.
@@ -62,14 +67,16 @@ struct ResampleProblem {
   bool empty() const { return result.n == 0 || result.c == 0; }
 };
 
-// A slot's scratch, in floats, as three consecutive buffers, each a whole number of cache lines:
-// the intermediate tile, source rows converted to float, and result rows in float before
-// conversion.
+// A slot's scratch, in floats, as four consecutive buffers, each a whole number of cache lines:
+// the intermediate tile, source rows converted to float, result rows in float before
+// conversion, and (plane groups only) the group's source and result pixels and, for 16-bit
+// dtypes, its planes as float.
 struct ScratchLayout {
   size_t tile_floats = 0;
   size_t source_floats = 0;
   size_t result_floats = 0;
-  size_t slot_floats() const { return tile_floats + source_floats + result_floats; }
+  size_t group_floats = 0;
+  size_t slot_floats() const { return tile_floats + source_floats + result_floats + group_floats; }
 };
 
 // How this CPU engine computes a problem: every choice phase 2 follows, made once here so that
@@ -95,14 +102,20 @@ struct CpuSchedule {
   bool source_pixels_dense = false;
   bool result_pixels_dense = false;
   std::vector<RowBand> bands;  // the row bands of one plane, in order
-  int64_t channel_block = 1;   // channels-last: channels per task
+  int64_t channel_block = 1;   // channels-last: channels per task; plane groups: kPlaneGroup
+  // Plane groups: elements from one plane to the next (plane q is image q / C, channel q % C),
+  // the same across the whole tensor.
+  int64_t source_plane_stride = 0, result_plane_stride = 0;
+  // Plane groups: a plane's rows are back to back, so a group transposes in one call per
+  // direction rather than one per row.
+  bool source_planes_dense = false, result_planes_dense = false;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
   // float32 results written straight into the tensor by the last pass bypass the caches
   // (kernels.h, ResultStores): set where the call moves more than kStreamedResultMinTraffic and
   // the last pass writes result rows in place (plan.cc, ShouldStreamResult).
   bool stream_result = false;
-  int64_t num_tasks = 0;  // planes (or image x channel block) x bands
+  int64_t num_tasks = 0;  // planes (or image x channel block, or plane groups) x bands
   int num_slots = 1;      // worker slots, each with its own scratch
   ScratchLayout scratch;
   uint64_t workspace_bytes = 0;

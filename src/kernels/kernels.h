@@ -5,7 +5,8 @@
 //   gather_rows.cc   each element gathers a short run of its row (the planar W pass, and the
 //                    planar H-first row group that feeds it)
 //   gather_pixels.cc each pixel gathers a run of whole C-vectors (the channels-last W pass)
-//   interleave.cc    few-channel pixels to and from planar rows (the interleaved W pass)
+//   interleave.cc    pixels to and from planar rows: few-channel pixels (the interleaved W
+//                    pass), groups of small planes (the plane-group layout)
 //   convert.cc       float16 / bfloat16 / float32 rows to and from float32 scratch
 //
 // Determinism: an output element is computed by the same operations wherever it lies in a row
@@ -146,6 +147,17 @@ inline constexpr size_t kMinInterleavedChannels = 2;
 inline constexpr size_t kMaxInterleavedChannels = 4;
 void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride);
 void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst);
+
+// A group of small planes to and from pixels of kPlaneGroup channels (interleave.cc), so that
+// many small planes run the channels-last passes. PlanesToPixels: dst[j * kPlaneGroup + p] =
+// src[p * plane_stride + j] for j < n and p < kPlaneGroup, where planes p >= `planes` repeat
+// plane 0 (every pixel whole, every value one of the input's). PixelsToPlanes: the reverse for
+// p < `planes`, dst[p * plane_stride + j] = src[j * kPlaneGroup + p]. Pure moves: no value
+// changes.
+inline constexpr size_t kPlaneGroup = 16;
+void PlanesToPixels(const float* src, ptrdiff_t plane_stride, size_t planes, size_t n, float* dst);
+void PixelsToPlanes(const float* src, size_t planes, size_t n, float* dst, ptrdiff_t plane_stride,
+                    ResultStores stores = ResultStores::kCached);
 
 // Orders this thread's streamed stores before its later stores (an sfence on x86), so a thread
 // that synchronises with it afterwards sees the streamed values.

@@ -126,7 +126,10 @@ void SweepDTypes(const Rows& rows) {
                             RowCase(*op, 33, 16, 13, 7, true, 0, 0, 1, 2),
                             RowCase(*op, 5, 5, 5, 5, false, 0, 0, 1, 1),
                             RowCase(*op, 20, 12, 48, 20, false, 2.25, 0, 2, 16),
-                            RowCase(*op, 20, 12, 20, 48, false, 0, 2.375, 2, 16)}) {
+                            RowCase(*op, 20, 12, 20, 48, false, 0, 2.375, 2, 16),
+                            // Many small planes: plane groups, the last one short of planes.
+                            RowCase(*op, 14, 14, 28, 28, false, 0, 0, 2, 67),
+                            RowCase(*op, 28, 28, 14, 14, true, 0, 0, 1, 130)}) {
         CheckIfWithinLimit(*op, c, Options(dtype));
       }
     }
@@ -138,8 +141,8 @@ void SweepLayouts(const Rows& rows) {
     for (const auto& [format, storage] : LayoutsOf(*op)) {
       for (aclDataType dtype : kDTypes) {
         // C >= 8 with unit channel stride runs the channels-last plan, C = 3 the planar one on
-        // strided rows.
-        for (int64_t channels : {3, 8, 16, 37}) {
+        // strided rows; 130 NCHW planes of short rows run in plane groups.
+        for (int64_t channels : {3, 8, 16, 37, 130}) {
           for (const Case& c : {RowCase(*op, 7, 10, 13, 5, false, 0, 0, 2, channels),
                                 RowCase(*op, 12, 6, 6, 19, true, 0, 0, 1, channels),
                                 RowCase(*op, 9, 9, 9, 21, false, 0, 2.25, 1, channels)}) {
@@ -176,8 +179,10 @@ void SweepNonFinite(const Rows& rows) {
   for (const aclnn_upsample_operator* op : rows) {
     const bool forward = IsForward(*op);
     int reached = 0;
+    // 2 x 65 NCHW planes run in plane groups (the last plane in a group of two).
     std::vector<Layout> layouts = {{ACL_FORMAT_NCHW, Storage::kContiguous, 2},
-                                   {ACL_FORMAT_NCHW, Storage::kChannelsLastView, 9}};
+                                   {ACL_FORMAT_NCHW, Storage::kChannelsLastView, 9},
+                                   {ACL_FORMAT_NCHW, Storage::kContiguous, 65}};
     if (op->accepts_nhwc) {
       layouts.push_back({ACL_FORMAT_NHWC, Storage::kContiguous, 9});
       layouts.push_back({ACL_FORMAT_NHWC, Storage::kContiguous, 3});
@@ -267,6 +272,9 @@ void SweepDeterminism(const Rows& rows) {
          Options(ACL_FLOAT, ACL_FORMAT_NCHW, Storage::kPaddedRows)},
         {RowCase(*op, 20, 24, 40, 48, false, 0, 0, 2, 16),
          Options(ACL_FLOAT, ACL_FORMAT_NCHW, Storage::kChannelsLastView)},
+        {RowCase(*op, 14, 14, 28, 28, false, 0, 0, 2, 100), RunOptions{}},  // plane groups
+        {RowCase(*op, 28, 20, 14, 10, false, 0, 0, 3, 50),
+         Options(ACL_FLOAT, ACL_FORMAT_NCHW, Storage::kPaddedRows)},
     };
     if (op->accepts_nhwc) {
       cases.push_back({RowCase(*op, 30, 24, 61, 47, false, 0, 0, 2, 12),

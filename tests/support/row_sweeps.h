@@ -34,7 +34,8 @@ void SweepDTypes(const Rows& rows);
 
 // Every layout the row accepts (NCHW contiguous, channels-last views, padded rows, an offset, a
 // broadcast source with zero N and C strides; NHWC and ND storage kinds where the flags accept
-// them) in every dtype, with channel counts that run the planar and the channels-last plans.
+// them) in every dtype, with channel counts that run the planar, channels-last and plane-group
+// plans.
 void SweepLayouts(const Rows& rows);
 
 // A NaN or Inf in the source reaches exactly the results whose formula has it as a tap (a tap
