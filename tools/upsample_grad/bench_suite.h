@@ -55,7 +55,7 @@ constexpr const char* SuiteDtypeTag(aclDataType dtype) {
 inline constexpr SuiteLayout kNchw = SuiteLayout::kNchw;
 inline constexpr SuiteLayout kChannelsLast = SuiteLayout::kNchwChannelsLastStrides;
 
-inline constexpr std::array<SuiteCase, 37> kBenchSuite = {{
+inline constexpr std::array<SuiteCase, 46> kBenchSuite = {{
     // The issue's suite: the backward operators.
     {1, "bilinear", 8, 64, 64, 64, 128, 128, ACL_FLOAT, false, kNchw},
     {2, "bilinear", 16, 256, 32, 32, 64, 64, ACL_FLOAT, false, kNchw},
@@ -102,6 +102,18 @@ inline constexpr std::array<SuiteCase, 37> kBenchSuite = {{
     {35, "bicubic", 8, 3, 256, 256, 512, 512, ACL_FLOAT, false, kNchw},
     {36, "bilinear-aa-forward", 8, 3, 512, 512, 256, 256, ACL_FLOAT, false, kNchw},
     {37, "bilinear-aa", 8, 3, 512, 512, 256, 256, ACL_FLOAT, false, kNchw},
+    // Many small planes (issue 14), as feature pyramids and detection heads run them: 4096 NCHW
+    // planes of 14x14 <-> 28x28, bilinear 2x up and bicubic AA 2x down, both directions, fp32
+    // and bf16; and the issue's 1 MB example, 1024 planes of 7x7 -> 14x14.
+    {38, "bilinear", 32, 128, 14, 14, 28, 28, ACL_FLOAT, false, kNchw, true},
+    {39, "bilinear-forward", 32, 128, 14, 14, 28, 28, ACL_FLOAT, false, kNchw, true},
+    {40, "bilinear", 32, 128, 14, 14, 28, 28, ACL_BF16, false, kNchw, true},
+    {41, "bilinear-forward", 32, 128, 14, 14, 28, 28, ACL_BF16, false, kNchw, true},
+    {42, "bicubic-aa", 32, 128, 28, 28, 14, 14, ACL_FLOAT, false, kNchw, true},
+    {43, "bicubic-aa-forward", 32, 128, 28, 28, 14, 14, ACL_FLOAT, false, kNchw, true},
+    {44, "bicubic-aa", 32, 128, 28, 28, 14, 14, ACL_BF16, false, kNchw, true},
+    {45, "bicubic-aa-forward", 32, 128, 28, 28, 14, 14, ACL_BF16, false, kNchw, true},
+    {46, "bilinear", 32, 32, 7, 7, 14, 14, ACL_FLOAT, false, kNchw, true},
 }};
 
 }  // namespace upsample_grad
