@@ -119,6 +119,38 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
   }
 }
 
+// Rows written in their dtype, 16-bit ones rounded in registers, give the bits of combining into
+// floats and converting with StoreFromFloat, over every length around the vectors and tap counts,
+// including sums that round to a tie, overflow float16 or are NaN; nothing past the row.
+TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
+  const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    for (size_t n = 0; n <= end; ++n) {
+      for (size_t count : {0, 1, 2, 4, 7}) {
+        const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 3;
+        std::vector<float> src = Random(stride * std::max<size_t>(count, 1), 5 + n);
+        if (n > 2) {
+          src[1] = 70000.0f;                   // beyond float16's range: Inf
+          src[2] = std::nanf("");              // NaN stays NaN
+          src[0] = 1.0f + 0x1p-11f + 0x1p-8f;  // ties in both 16-bit formats' last place
+        }
+        const std::vector<float> weights = count == 0 ? std::vector<float>{} : [&] {
+          std::vector<float> w(count, 0.0f);
+          w[0] = 1.0f;  // the first tap alone keeps the planted values as they are
+          return w;
+        }();
+        std::vector<float> floats(n);
+        kernels::CombineRows(floats.data(), n, src.data(), stride, weights.data(), count);
+        std::vector<uint8_t> expected((n + 1) * elem, 0xAB), actual((n + 1) * elem, 0xAB);
+        kernels::StoreFromFloat(dtype, floats.data(), n, expected.data(), 1);
+        kernels::CombineRowsTo(dtype, actual.data(), n, src.data(), stride, weights.data(), count);
+        ASSERT_EQ(actual, expected) << DTypeName(dtype) << " n " << n << " count " << count;
+      }
+    }
+  }
+}
+
 // 16-bit source rows converted in registers give the bits of converting them to float first.
 TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));

@@ -14,6 +14,7 @@ namespace {
 using kernels::CombineRowPairFrom;
 using kernels::CombineRows;
 using kernels::CombineRowsFrom;
+using kernels::CombineRowsTo;
 using kernels::CombineThenGatherRows;
 using kernels::GatherAxis;
 using kernels::GatherPixels;
@@ -202,12 +203,19 @@ class PlanarTask {
     }
     const AxisRuns& ax_h = problem_.axis_h;
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
-      float* dst = result_direct_ ? reinterpret_cast<float*>(ResultRow(hi))
-                                  : scratch_.result.Span(0, result_w_);
-      CombineRows(dst, result_w_, tile + RunRowOffset(ax_h, hi, row0) * stride, stride,
-                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  result_direct_ ? InPlaceResultStores(schedule_) : ResultStores::kCached);
-      if (!result_direct_) StoreResultRow(hi, dst);
+      const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * stride;
+      const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
+      if (result_direct_) {
+        CombineRows(reinterpret_cast<float*>(ResultRow(hi)), result_w_, rows, stride, weights,
+                    ax_h.count(hi), InPlaceResultStores(schedule_));
+      } else if (schedule_.result_rows_native_in_place) {
+        CombineRowsTo(problem_.dtype, ResultRow(hi), result_w_, rows, stride, weights,
+                      ax_h.count(hi));
+      } else {
+        float* const dst = scratch_.result.Span(0, result_w_);
+        CombineRows(dst, result_w_, rows, stride, weights, ax_h.count(hi));
+        StoreResultRow(hi, dst);
+      }
     }
   }
 
@@ -372,16 +380,22 @@ class ChannelsLastTask {
                    scratch_.tile.Span((ho - row0) * tile_row, tile_row), width_);
     }
     const AxisRuns& ax_h = axis_h_;
-    const bool direct = f32_ && schedule_.result_pixels_dense;
     const int64_t band_rows = band_->source_row_end - row0;
     const float* const tile = scratch_.tile.Span(0, band_rows * tile_row);
     for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end; ++hi) {
-      float* dst =
-          direct ? reinterpret_cast<float*>(ResultPixel(hi, 0)) : scratch_.result.Span(0, tile_row);
-      CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
-                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  direct ? stores_ : ResultStores::kCached);
-      if (!direct) StoreResultRow(hi, dst);
+      const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
+      const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
+      if (schedule_.result_pixels_dense && f32_) {
+        CombineRows(reinterpret_cast<float*>(ResultPixel(hi, 0)), tile_row, rows, tile_row, weights,
+                    ax_h.count(hi), stores_);
+      } else if (schedule_.result_pixels_dense) {
+        CombineRowsTo(dtype_, ResultPixel(hi, 0), tile_row, rows, tile_row, weights,
+                      ax_h.count(hi));
+      } else {
+        float* const dst = scratch_.result.Span(0, tile_row);
+        CombineRows(dst, tile_row, rows, tile_row, weights, ax_h.count(hi));
+        StoreResultRow(hi, dst);
+      }
     }
   }
 
@@ -537,11 +551,15 @@ class InterleavedTask {
     }
     const AxisRuns& ax_h = problem_.axis_h;
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
-      float* const dst = ResultRowAsFloat(hi);
-      CombineRows(dst, tile_row, tile + RunRowOffset(ax_h, hi, row0) * tile_row, tile_row,
-                  ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi),
-                  f32_ ? InPlaceResultStores(schedule_) : ResultStores::kCached);
-      StoreResultRow(hi, dst);
+      const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
+      const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
+      if (f32_) {
+        CombineRows(reinterpret_cast<float*>(ResultRow(hi)), tile_row, rows, tile_row, weights,
+                    ax_h.count(hi), InPlaceResultStores(schedule_));
+      } else {
+        CombineRowsTo(problem_.dtype, ResultRow(hi), tile_row, rows, tile_row, weights,
+                      ax_h.count(hi));
+      }
     }
   }
 

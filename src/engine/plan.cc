@@ -235,6 +235,7 @@ void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
   schedule->source_rows_native_in_place = problem.source.stride_w == 1;
   schedule->source_rows_float_in_place = f32 && problem.source.stride_w == 1;
   schedule->result_rows_float_in_place = f32 && problem.result.stride_w == 1;
+  schedule->result_rows_native_in_place = problem.result.stride_w == 1;
   const auto dense = [&](const PlaneView& view) {
     return schedule->channel_block >= view.c && view.stride_w == view.c;
   };
@@ -244,7 +245,7 @@ void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
     // The channels-last passes run on the group's pixels in scratch, float32 and dense.
     schedule->source_pixels_dense = schedule->result_pixels_dense = true;
     schedule->source_rows_native_in_place = schedule->source_rows_float_in_place = false;
-    schedule->result_rows_float_in_place = false;
+    schedule->result_rows_float_in_place = schedule->result_rows_native_in_place = false;
     const auto rows_back_to_back = [](const PlaneView& view) { return view.stride_h == view.w; };
     schedule->source_planes_dense = rows_back_to_back(problem.source);
     schedule->result_planes_dense = rows_back_to_back(problem.result);
@@ -327,7 +328,8 @@ ScratchLayout ChannelsLastScratch(const ResampleProblem& problem, const CpuSched
   } else {
     scratch.tile_floats = MaxBandRows(schedule.bands) * result_w * block;  // W-pass rows
     scratch.source_floats = f32 ? 0 : source_w * block;  // one source row as float
-    scratch.result_floats = schedule.result_pixels_dense && f32 ? 0 : result_w * block;
+    // Dense result rows are written in place, 16-bit ones rounded in registers.
+    scratch.result_floats = schedule.result_pixels_dense ? 0 : result_w * block;
   }
   return scratch;
 }
@@ -362,7 +364,7 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
           w_identity && schedule.source_rows_float_in_place ? 0 : band_rows * result_w;
       scratch.source_floats =
           schedule.source_rows_float_in_place || w_identity ? 0 : kernels::kRowGroup * source_w;
-      scratch.result_floats = result_in_place ? 0 : result_w;
+      scratch.result_floats = schedule.result_rows_native_in_place ? 0 : result_w;
       break;
   }
   return scratch;
@@ -382,7 +384,9 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
     scratch.tile_floats = static_cast<size_t>(MaxBandRows(schedule.bands)) * result_row;
   }
   scratch.source_floats = (f32 && !schedule.h_pass_first ? 0 : source_row) + source_row;
-  scratch.result_floats = result_row + (f32 ? 0 : result_row);
+  // W first, the H pass writes result rows in place (16-bit ones rounded in registers); H first,
+  // 16-bit result rows are gathered as floats and converted.
+  scratch.result_floats = result_row + (f32 || !schedule.h_pass_first ? 0 : result_row);
   return scratch;
 }
 

@@ -97,6 +97,8 @@ struct CpuSchedule {
   bool source_rows_native_in_place = false;  // source rows of any dtype with unit column stride,
                                              // converted in registers (the planar H-first pass)
   bool result_rows_float_in_place = false;   // float32 result rows with unit column stride
+  bool result_rows_native_in_place = false;  // result rows of any dtype with unit column stride,
+                                             // rounded in registers (the planar W-first H pass)
   // Channels-last: a task's pixels are back to back in a row (all channels, no padding), so a
   // whole row converts or stores as one vector.
   bool source_pixels_dense = false;

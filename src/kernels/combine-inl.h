@@ -122,6 +122,38 @@ struct StreamingSink {
   }
 };
 
+// Natural-order columns of a 16-bit result, rounded as they are stored (StoreRounded16): a
+// 16-bit result row needs no float copy in scratch and no second pass over it, and its bits are
+// those of the float row rounded by StoreFromFloat.
+template <DType kType>
+struct RoundingSink {
+  uint16_t* HWY_RESTRICT dst;
+
+  void StoreScalar(size_t column, float value) const {
+    dst[column] = DTypeTraits<kType>::FromFloat(value);
+  }
+
+  template <class D, class V>
+  HWY_INLINE void StorePartial(D d, size_t column, V v, size_t valid) const {
+    if (valid == hn::Lanes(d)) {
+      StoreRounded16<kType>(d, v, dst + column);
+      return;
+    }
+    HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};
+    hn::Store(v, d, buffer);
+    for (size_t t = 0; t < valid; ++t) StoreScalar(column + t, buffer[t]);
+  }
+
+  template <class D, class V>
+  HWY_INLINE void Store4(D d, size_t column, V a0, V a1, V a2, V a3) const {
+    const size_t lanes = hn::Lanes(d);
+    StoreRounded16<kType>(d, a0, dst + column);
+    StoreRounded16<kType>(d, a1, dst + column + lanes);
+    StoreRounded16<kType>(d, a2, dst + column + 2 * lanes);
+    StoreRounded16<kType>(d, a3, dst + column + 3 * lanes);
+  }
+};
+
 // sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
 // k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
 // (exactly), so 16-bit gradients need no float copy in scratch first.

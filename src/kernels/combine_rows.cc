@@ -1,4 +1,5 @@
-// The H pass: a result row is a weighted sum of whole source rows, vectorised along the row.
+// The H pass: a result row is a weighted sum of whole source rows, vectorised along the row, read
+// in any dtype or written in any dtype.
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
@@ -25,6 +26,21 @@ void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRIC
     return;
   }
   CombineInto<DType::kFloat32>(dst, n, src, src_stride, weights, count);
+}
+
+void CombineRowsToImpl(DType dtype, void* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
+                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return CombineInto<DType::kFloat32>(static_cast<float*>(dst), n, src, src_stride, weights,
+                                          count);
+    case DType::kFloat16:
+      return Combine<DType::kFloat32>(RoundingSink<DType::kFloat16>{static_cast<uint16_t*>(dst)}, n,
+                                      src, src_stride, weights, count);
+    case DType::kBFloat16:
+      return Combine<DType::kFloat32>(RoundingSink<DType::kBFloat16>{static_cast<uint16_t*>(dst)},
+                                      n, src, src_stride, weights, count);
+  }
 }
 
 void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const void* src,
@@ -66,12 +82,18 @@ namespace aclnn_upsample {
 namespace kernels {
 
 HWY_EXPORT(CombineRowsImpl);
+HWY_EXPORT(CombineRowsToImpl);
 HWY_EXPORT(CombineRowsFromImpl);
 HWY_EXPORT(CombineRowPairFromImpl);
 
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count, ResultStores stores) {
   HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count, stores);
+}
+
+void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
+                   const float* weights, size_t count) {
+  HWY_DYNAMIC_DISPATCH(CombineRowsToImpl)(dtype, dst, n, src, src_stride, weights, count);
 }
 
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,

@@ -59,22 +59,19 @@ void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, vo
   }
   uint16_t* out = static_cast<uint16_t*>(dst);
   if (dtype == DType::kBFloat16) {
-    const hn::Rebind<uint16_t, decltype(df)> du16;
     if (stride == 1) {
       for (; j + lanes <= n; j += lanes) {
-        hn::StoreU(FloatToBFloat16Bits(df, hn::LoadU(df, src + j)), du16, out + j);
+        StoreRounded16<DType::kBFloat16>(df, hn::LoadU(df, src + j), out + j);
       }
     }
     for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = FloatToBFloat16(src[j]);
     return;
   }
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // F16C's conversion rounds to nearest even; other targets' emulations are not relied on.
-  const hn::Rebind<hwy::float16_t, decltype(df)> df16;
+  // Vectors only where the rounding is the instruction's (StoreRounded16).
   if (stride == 1) {
     for (; j + lanes <= n; j += lanes) {
-      hn::StoreU(hn::DemoteTo(df16, hn::LoadU(df, src + j)), df16,
-                 reinterpret_cast<hwy::float16_t*>(out + j));
+      StoreRounded16<DType::kFloat16>(df, hn::LoadU(df, src + j), out + j);
     }
   }
 #endif

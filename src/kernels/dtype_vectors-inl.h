@@ -83,6 +83,26 @@ HWY_INLINE hn::Vec<DF> LoadAs(DF df, const void* HWY_RESTRICT src) {
   }
 }
 
+// One vector of floats rounded to nearest even into 16-bit elements of a dtype known at compile
+// time (StoreFromFloat's bits). F16C targets round float16 with the instruction; the others'
+// emulations are not relied on, so there each lane goes through the scalar rounding.
+template <DType kType, class DF>
+HWY_INLINE void StoreRounded16(DF df, hn::Vec<DF> v, uint16_t* HWY_RESTRICT dst) {
+  static_assert(kType != DType::kFloat32, "");
+  if constexpr (kType == DType::kBFloat16) {
+    hn::StoreU(FloatToBFloat16Bits(df, v), hn::Rebind<uint16_t, DF>(), dst);
+  } else {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    const hn::Rebind<hwy::float16_t, DF> df16;
+    hn::StoreU(hn::DemoteTo(df16, v), df16, reinterpret_cast<hwy::float16_t*>(dst));
+#else
+    HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
+    hn::Store(v, df, lanes);
+    for (size_t t = 0; t < hn::Lanes(df); ++t) dst[t] = FloatToFloat16(lanes[t]);
+#endif
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace aclnn_upsample

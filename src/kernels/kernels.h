@@ -35,6 +35,11 @@ enum class ResultStores { kCached, kStreamed };
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count, ResultStores stores = ResultStores::kCached);
 
+// CombineRows into a result row of `dtype` (n elements from dst), 16-bit sums rounded to nearest
+// even in registers: the same bits as CombineRows into floats and StoreFromFloat, in one pass.
+void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
+                   const float* weights, size_t count);
+
 // CombineRows over source rows of `dtype` (src_stride in elements), converted exactly in
 // registers; the same bits as converting the rows to float first and calling CombineRows.
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,
