@@ -110,6 +110,16 @@ SEEDS = {
     "fp32_mixed_magnitudes": case(dims=(1, 1, 64, 1, 64, 2), values=5, value_seed=1),
     "fp16_subnormal": case(op=BICUBIC, dtype=F16, dims=(1, 1, 6, 6, 3, 3), values=4),
     "nan_inf_propagation": case(op=BICUBIC, dims=(1, 2, 9, 9, 5, 5), values=7, value_seed=3),
+    # Many small planes (2 x 80 or more, rows of at most 32): the plane-group layout, its last
+    # group short of planes, padded rows, 16-bit, NaN and Inf.
+    "plane_groups_bilinear": case(dims=(2, 81, 28, 28, 14, 14), values=1, threads=2),
+    "plane_groups_bicubic_bf16_padded": case(op=BICUBIC, dtype=BF16, dims=(3, 50, 9, 7, 19, 13),
+                                             source=tensor(layout=4, seed=3),
+                                             out=tensor(layout=4, seed=5), values=2),
+    "plane_groups_forward_nearest_nan": case(op=NEAREST_FORWARD, dims=(1, 140, 16, 12, 7, 9),
+                                             values=7, value_seed=2),
+    "plane_groups_forward_bilinear_aa_fp16": case(op=BILINEAR_AA_FORWARD, dtype=F16,
+                                                  dims=(4, 40, 8, 8, 30, 30), values=1),
     # The forward operators: source (self, x) is H_in x W_in, out is outputSize.
     # CANN's documented bilinear example, 3 x 3 onto 5 x 5, in both align modes.
     "forward_bilinear_example": case(op=BILINEAR_FORWARD, dims=(1, 1, 5, 5, 3, 3)),
