@@ -107,6 +107,13 @@ struct PeriodicInterior {
   // The last `tail_vectors` of them would load past the row's end (their taps do not, only the
   // whole-vector loads): the kernel loads those from a padded copy of the row's tail.
   int32_t tail_vectors = 0;
+  // Where the interior runs `overhang` elements (a multiple of the period, less than `lanes`)
+  // past the whole vectors, one more vector ends there, overlapping the last whole one: its
+  // elements start `overhang` after the last whole vector's, its base `overhang_step` columns
+  // after that vector's base, with the same lane pattern. Without it, up to lanes - 1 elements
+  // of each row went to the scalar exact gather: 15 of 128 on AVX-512 (8/7 and 2x ratios), twice
+  // AVX2's 7, and AVX-512 ran behind AVX2 on those cases.
+  int32_t overhang = 0, overhang_step = 0;
   int32_t base = 0, step = 0;
   int32_t taps = 0, span = 0;
   std::vector<int32_t> counts;  // per lane

@@ -287,41 +287,52 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   // Taps below every lane's run length need no blend.
   const int32_t all_in_run = *std::min_element(axis.periodic_counts, axis.periodic_counts + lanes);
   const int32_t safe_vectors = axis.periodic_vectors - axis.periodic_tail_vectors;
+  const int64_t loaded = kTwoLoads ? 2 * lanes : lanes;
+  const auto source_length = static_cast<int64_t>(axis.source_length);
   constexpr size_t kMaxLoaded = 2 * HWY_MAX_BYTES / sizeof(float);
   HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
+  // The vector whose lanes read from source column `start` of `src_row` (base included), into
+  // `out`; `pad` where its loads would pass the row's end. The taps never do, so whatever the
+  // buffer holds past the copied columns is loaded but never selected.
+  const auto vector_at = [&](const float* src_row, int64_t start, bool pad, float* out) {
+    const float* base = src_row + start;
+    if (pad) {
+      std::copy(base, base + std::min(source_length - start, loaded), padded);
+      base = padded;
+    }
+    const auto low = hn::LoadU(d, base);
+    // The second vector only where the span needs it: past the first it may leave the row.
+    const auto high = kTwoLoads ? hn::LoadU(d, base + lanes) : low;
+    auto acc = hn::Zero(d);
+    for (int k = 0; k < kTaps; ++k) {
+      const auto column = hn::LoadU(di, index + k * lanes);
+      const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
+      auto x = hn::TableLookupLanes(low, lane);
+      if constexpr (kTwoLoads) {
+        x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
+                           hn::TableLookupLanes(high, lane));
+      }
+      const auto w = hn::LoadU(d, weights + k * lanes);
+      const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
+      acc = k < all_in_run
+                ? sum
+                : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), counts)), sum, acc);
+    }
+    hn::StoreU(acc, d, out);
+  };
+  const int32_t last = axis.periodic_vectors - 1;
+  const int64_t overhang_start = int64_t{axis.periodic_base} + int64_t{last} * axis.periodic_step +
+                                 axis.periodic_overhang_step;
   for (size_t row = 0; row < rows; ++row) {
-    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride + axis.periodic_base;
+    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
     float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
-    for (int32_t m = 0; m < axis.periodic_vectors; ++m) {
-      const float* base = src_row + static_cast<ptrdiff_t>(m) * axis.periodic_step;
-      if (m >= safe_vectors) {
-        // The loads would pass the row's end; the taps never do, so whatever the buffer holds
-        // past the copied columns is loaded but never selected.
-        const int64_t start = int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step;
-        const int64_t valid = std::min<int64_t>(static_cast<int64_t>(axis.source_length) - start,
-                                                kTwoLoads ? 2 * lanes : lanes);
-        std::copy(base, base + valid, padded);
-        base = padded;
-      }
-      const auto low = hn::LoadU(d, base);
-      // The second vector only where the span needs it: past the first it may leave the row.
-      const auto high = kTwoLoads ? hn::LoadU(d, base + lanes) : low;
-      auto acc = hn::Zero(d);
-      for (int k = 0; k < kTaps; ++k) {
-        const auto column = hn::LoadU(di, index + k * lanes);
-        const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
-        auto x = hn::TableLookupLanes(low, lane);
-        if constexpr (kTwoLoads) {
-          x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
-                             hn::TableLookupLanes(high, lane));
-        }
-        const auto w = hn::LoadU(d, weights + k * lanes);
-        const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
-        acc = k < all_in_run
-                  ? sum
-                  : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), counts)), sum, acc);
-      }
-      hn::StoreU(acc, d, out + static_cast<ptrdiff_t>(m) * lanes);
+    for (int32_t m = 0; m <= last; ++m) {
+      vector_at(src_row, int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step,
+                m >= safe_vectors, out + static_cast<ptrdiff_t>(m) * lanes);
+    }
+    if (axis.periodic_overhang > 0) {
+      vector_at(src_row, overhang_start, overhang_start + loaded > source_length,
+                out + static_cast<ptrdiff_t>(last) * lanes + axis.periodic_overhang);
     }
   }
 }
@@ -442,7 +453,8 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   if (const PeriodicRowFunction periodic_rows = SelectPeriodicRow(axis)) {
     periodic_rows(axis, rows, src, src_stride, dst, dst_stride);
     const auto begin = static_cast<size_t>(axis.periodic_begin);
-    const size_t end = begin + static_cast<size_t>(axis.periodic_vectors) * hn::Lanes(d);
+    const size_t end = begin + static_cast<size_t>(axis.periodic_vectors) * hn::Lanes(d) +
+                       static_cast<size_t>(axis.periodic_overhang);
     GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, 0, begin, NaturalColumns());
     GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, end, axis.length,
                     NaturalColumns());
