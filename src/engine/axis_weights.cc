@@ -233,6 +233,9 @@ PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32
     if (vectors < min_vectors) continue;
     periodic.vectors = static_cast<int32_t>(vectors);
     periodic.tail_vectors = static_cast<int32_t>(vectors - safe);
+    const int64_t rest = (end - begin) - vectors * lanes;
+    periodic.overhang = static_cast<int32_t>(rest / period * period);
+    periodic.overhang_step = periodic.overhang / period * shift;
     return periodic;
   }
   return {};

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 namespace aclnn_upsample {
@@ -56,6 +57,31 @@ struct AxisRuns {
 AxisRuns Transpose(const ForwardAxis& forward);
 AxisRuns AsGather(const ForwardAxis& forward);
 
+// Storage for the arrays the W kernels load whole vectors from: aligned to a cache line (and
+// an AVX-512 vector), so that no vector load splits a line. From malloc's 16-byte alignment
+// every 64-byte load of blocked weights stored 32 bytes past a line split it (the 32-byte AVX2
+// loads of the same array never did), and AVX-512 ran behind AVX2 on those plans.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}  // NOLINT: implicit, as allocators are
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlignment); }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const CacheLineAllocator<U>&) const {
+    return false;
+  }
+};
+template <class T>
+using VectorData = std::vector<T, CacheLineAllocator<T>>;
+
 // The same matrix cut into blocks of `lanes` consecutive input indices, each with one dense
 // window of output indices and lane-interleaved weights (zero where an index is outside a
 // run), for the vectorised W pass (kernels::GatherAxis describes the layout).
@@ -63,7 +89,9 @@ struct BlockedAxis {
   int32_t lanes = 0;  // 0: not blocked (too costly or too large); the exact runs are used
   std::vector<int32_t> window_begin;  // per block
   std::vector<int32_t> block_offset;  // per block, into weights; window = difference / lanes
-  std::vector<float> weights;
+  // Aligned to a cache line, with every block's offset a multiple of lanes: every vector of
+  // weights lies in whole lines.
+  VectorData<float> weights;
   int64_t window_steps = 0;  // sum of window lengths: vector steps per row
 };
 
@@ -107,11 +135,18 @@ struct PeriodicInterior {
   // The last `tail_vectors` of them would load past the row's end (their taps do not, only the
   // whole-vector loads): the kernel loads those from a padded copy of the row's tail.
   int32_t tail_vectors = 0;
+  // Where the interior runs `overhang` elements (a multiple of the period, less than `lanes`)
+  // past the whole vectors, one more vector ends there, overlapping the last whole one: its
+  // elements start `overhang` after the last whole vector's, its base `overhang_step` columns
+  // after that vector's base, with the same lane pattern. Without it, up to lanes - 1 elements
+  // of each row went to the scalar exact gather: 15 of 128 on AVX-512 (8/7 and 2x ratios), twice
+  // AVX2's 7, and AVX-512 ran behind AVX2 on those cases.
+  int32_t overhang = 0, overhang_step = 0;
   int32_t base = 0, step = 0;
   int32_t taps = 0, span = 0;
-  std::vector<int32_t> counts;  // per lane
-  std::vector<int32_t> index;   // taps x lanes
-  std::vector<float> weights;   // taps x lanes (0 past a lane's run)
+  VectorData<int32_t> counts;  // per lane
+  VectorData<int32_t> index;   // taps x lanes
+  VectorData<float> weights;   // taps x lanes (0 past a lane's run)
 };
 
 // Finds the periodic interior around the middle of the axis for `lanes`-wide vectors (a power

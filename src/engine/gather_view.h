@@ -32,6 +32,8 @@ inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformIn
     axis.periodic_begin = periodic->begin;
     axis.periodic_vectors = periodic->vectors;
     axis.periodic_tail_vectors = periodic->tail_vectors;
+    axis.periodic_overhang = periodic->overhang;
+    axis.periodic_overhang_step = periodic->overhang_step;
     axis.periodic_base = periodic->base;
     axis.periodic_step = periodic->step;
     axis.periodic_taps = periodic->taps;

@@ -152,9 +152,10 @@ int64_t UniformRowSteps(const UniformInterior& uniform, int64_t result_w, int64_
 // step is a broadcast and an FMA; a periodic tap a permute (two and a blend when the span takes
 // two loads), an FMA and, for short runs, a blend. The edges' taps go one by one.
 int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int64_t lanes) {
-  const int64_t interior = int64_t{periodic.vectors} * lanes;
+  const int64_t interior = int64_t{periodic.vectors} * lanes + periodic.overhang;
+  const int64_t vectors = periodic.vectors + (periodic.overhang > 0 ? 1 : 0);
   const int64_t steps_per_tap = periodic.span > lanes ? 3 : 2;
-  return periodic.vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
+  return vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
 }
 
 // The planar W pass runs in one vector form per axis, and the plan keeps the cheapest the axis

@@ -18,6 +18,7 @@
 #define HWY_TARGET_INCLUDE "kernels/gather_rows.cc"
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <utility>
 
 #include "hwy/cache_control.h"
@@ -198,8 +199,10 @@ HWY_INLINE std::pair<int64_t, int64_t> VectorSpan(const GatherAxis& axis) {
 }
 
 // Runs `rows` uniform rows: exact runs outside [first, last), `vector_at(src_row, dst_row, i)`
-// (elements i .. i + lanes - 1) inside it, the last vector overlapping its neighbour where the
-// span is ragged.
+// (elements i .. i + lanes - 1) inside it. After the first vector the others start where dst
+// is aligned to a whole vector, the last overlapping its neighbour where the span is ragged:
+// a 64-byte store that is not aligned always splits a cache line (a 32-byte one half the
+// time), and from element 2, as a 2x backward's interior starts, every AVX-512 store did.
 template <int kStride, int kTaps, class Columns, class VectorAt>
 HWY_INLINE void GatherUniform(const GatherAxis& axis, size_t rows, const float* src,
                               ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride,
@@ -213,7 +216,11 @@ HWY_INLINE void GatherUniform(const GatherAxis& axis, size_t rows, const float* 
   for (size_t row = 0; row < rows; ++row) {
     const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
     float* dst_row = dst + static_cast<ptrdiff_t>(row) * dst_stride;
-    int64_t i = first;
+    vector_at(src_row, dst_row, first);
+    // The first element after `first` whose address is a multiple of the vector's size.
+    const auto offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst_row + first) /
+                                             sizeof(float) % static_cast<uintptr_t>(lanes));
+    int64_t i = first + lanes - offset;
     for (; i + lanes <= last; i += lanes) vector_at(src_row, dst_row, i);
     if (i < last) vector_at(src_row, dst_row, last - lanes);
   }
@@ -268,6 +275,28 @@ void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* sr
       });
 }
 
+// Lane l of the result is column[l] of the 2 * lanes columns low, high (of low alone, which
+// then holds every column, without kTwoLoads).
+template <bool kTwoLoads, class D, class V, class VI>
+HWY_INLINE V SelectColumns(D d, V low, V high, VI column, VI lane_of, VI lanes_v) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  // One two-table permute (vpermt2ps) instead of two permutes and a blend: the two-load taps
+  // of the 8/7 bicubic AA rows (case 9) cost AVX-512 four instructions more than one-load ones.
+  if constexpr (kTwoLoads) {
+    (void)lane_of;
+    (void)lanes_v;
+    return V{_mm512_permutex2var_ps(low.raw, column.raw, high.raw)};
+  }
+#endif
+  const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
+  auto x = hn::TableLookupLanes(low, lane);
+  if constexpr (kTwoLoads) {
+    x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
+                       hn::TableLookupLanes(high, lane));
+  }
+  return x;
+}
+
 // The periodic form: every vector of the interior has the same lane pattern (kernels.h), so
 // its taps are one or two plain loads from the vector's base, permuted into lanes. A lane whose
 // run is shorter than the longest keeps its sum through the extra taps (a blend, not a multiply
@@ -287,41 +316,47 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   // Taps below every lane's run length need no blend.
   const int32_t all_in_run = *std::min_element(axis.periodic_counts, axis.periodic_counts + lanes);
   const int32_t safe_vectors = axis.periodic_vectors - axis.periodic_tail_vectors;
+  const int64_t loaded = kTwoLoads ? 2 * lanes : lanes;
+  const auto source_length = static_cast<int64_t>(axis.source_length);
   constexpr size_t kMaxLoaded = 2 * HWY_MAX_BYTES / sizeof(float);
   HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
+  // The vector whose lanes read from source column `start` of `src_row` (base included), into
+  // `out`; `pad` where its loads would pass the row's end. The taps never do, so whatever the
+  // buffer holds past the copied columns is loaded but never selected.
+  const auto vector_at = [&](const float* src_row, int64_t start, bool pad, float* out) {
+    const float* base = src_row + start;
+    if (pad) {
+      std::copy(base, base + std::min(source_length - start, loaded), padded);
+      base = padded;
+    }
+    const auto low = hn::LoadU(d, base);
+    // The second vector only where the span needs it: past the first it may leave the row.
+    const auto high = kTwoLoads ? hn::LoadU(d, base + lanes) : low;
+    auto acc = hn::Zero(d);
+    for (int k = 0; k < kTaps; ++k) {
+      const auto column = hn::LoadU(di, index + k * lanes);
+      const auto x = SelectColumns<kTwoLoads>(d, low, high, column, lane_of, lanes_v);
+      const auto w = hn::LoadU(d, weights + k * lanes);
+      const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
+      acc = k < all_in_run
+                ? sum
+                : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), counts)), sum, acc);
+    }
+    hn::StoreU(acc, d, out);
+  };
+  const int32_t last = axis.periodic_vectors - 1;
+  const int64_t overhang_start = int64_t{axis.periodic_base} + int64_t{last} * axis.periodic_step +
+                                 axis.periodic_overhang_step;
   for (size_t row = 0; row < rows; ++row) {
-    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride + axis.periodic_base;
+    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
     float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
-    for (int32_t m = 0; m < axis.periodic_vectors; ++m) {
-      const float* base = src_row + static_cast<ptrdiff_t>(m) * axis.periodic_step;
-      if (m >= safe_vectors) {
-        // The loads would pass the row's end; the taps never do, so whatever the buffer holds
-        // past the copied columns is loaded but never selected.
-        const int64_t start = int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step;
-        const int64_t valid = std::min<int64_t>(static_cast<int64_t>(axis.source_length) - start,
-                                                kTwoLoads ? 2 * lanes : lanes);
-        std::copy(base, base + valid, padded);
-        base = padded;
-      }
-      const auto low = hn::LoadU(d, base);
-      // The second vector only where the span needs it: past the first it may leave the row.
-      const auto high = kTwoLoads ? hn::LoadU(d, base + lanes) : low;
-      auto acc = hn::Zero(d);
-      for (int k = 0; k < kTaps; ++k) {
-        const auto column = hn::LoadU(di, index + k * lanes);
-        const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
-        auto x = hn::TableLookupLanes(low, lane);
-        if constexpr (kTwoLoads) {
-          x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
-                             hn::TableLookupLanes(high, lane));
-        }
-        const auto w = hn::LoadU(d, weights + k * lanes);
-        const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
-        acc = k < all_in_run
-                  ? sum
-                  : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), counts)), sum, acc);
-      }
-      hn::StoreU(acc, d, out + static_cast<ptrdiff_t>(m) * lanes);
+    for (int32_t m = 0; m <= last; ++m) {
+      vector_at(src_row, int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step,
+                m >= safe_vectors, out + static_cast<ptrdiff_t>(m) * lanes);
+    }
+    if (axis.periodic_overhang > 0) {
+      vector_at(src_row, overhang_start, overhang_start + loaded > source_length,
+                out + static_cast<ptrdiff_t>(last) * lanes + axis.periodic_overhang);
     }
   }
 }
@@ -442,7 +477,8 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   if (const PeriodicRowFunction periodic_rows = SelectPeriodicRow(axis)) {
     periodic_rows(axis, rows, src, src_stride, dst, dst_stride);
     const auto begin = static_cast<size_t>(axis.periodic_begin);
-    const size_t end = begin + static_cast<size_t>(axis.periodic_vectors) * hn::Lanes(d);
+    const size_t end = begin + static_cast<size_t>(axis.periodic_vectors) * hn::Lanes(d) +
+                       static_cast<size_t>(axis.periodic_overhang);
     GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, 0, begin, NaturalColumns());
     GatherExactRows(axis, rows, src, src_stride, dst, dst_stride, end, axis.length,
                     NaturalColumns());

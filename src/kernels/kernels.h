@@ -77,6 +77,8 @@ inline constexpr int32_t kMaxPeriodicTaps = 8;
 //    source columns from periodic_base + m * periodic_step; lane l's tap k (k <
 //    periodic_counts[l]) is column periodic_index[k * lanes + l] from there with weight
 //    periodic_weights[k * lanes + l]. At most kMaxPeriodicTaps taps and 2 * lanes columns.
+//    With periodic_overhang > 0, one more vector covers elements periodic_overhang after the
+//    last one's, from periodic_overhang_step columns after its base, with the same pattern.
 struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
@@ -90,6 +92,7 @@ struct GatherAxis {
   int32_t periodic_lanes = 0;  // 0: no periodic interior
   int32_t periodic_begin = 0, periodic_vectors = 0;
   int32_t periodic_tail_vectors = 0;  // the last ones, whose loads would pass source_length
+  int32_t periodic_overhang = 0, periodic_overhang_step = 0;
   int32_t periodic_base = 0, periodic_step = 0;
   int32_t periodic_taps = 0, periodic_span = 0;
   const int32_t* periodic_counts = nullptr;
