@@ -750,47 +750,59 @@ TEST_P(KernelsOnEveryTarget, InterleaveAndDeinterleaveMoveEveryChannel) {
 }
 
 // PlanesToPixels makes pixel j of kPlaneGroup channels from element j of each plane (plane 0
-// again past the group's last plane), and PixelsToPlanes puts the group's planes back, cached and
-// streamed, for every plane count, element counts around the vector length, and planes spaced
-// apart (the gaps between them untouched) or on top of each other (a broadcast source).
+// again past the group's last plane), converted as LoadAsFloat converts, and PixelsToPlanes puts
+// the group's planes back, rounded as StoreFromFloat rounds, cached and streamed: every dtype,
+// every plane count, element counts around the vector length, and planes spaced apart (the gaps
+// between them untouched) or on top of each other (a broadcast source).
 TEST_P(KernelsOnEveryTarget, PlaneGroupTransposesMoveEveryElement) {
   constexpr size_t kGroup = kernels::kPlaneGroup;
-  for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
-    const auto n = static_cast<size_t>(length);
-    for (size_t planes = 1; planes <= kGroup; ++planes) {
-      for (const ptrdiff_t gap : {ptrdiff_t{0}, ptrdiff_t{5}, -static_cast<ptrdiff_t>(n)}) {
-        const ptrdiff_t plane_stride = static_cast<ptrdiff_t>(n) + gap;  // 0: one plane for all
-        const std::vector<float> source = Random(kGroup * (n + 5), 43 + planes);
-        // Pixels start on a cache line, as the plan's scratch does.
-        std::vector<float> storage(kGroup * n + 16, 777.0f);
-        float* const pixels =
-            storage.data() +
-            (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16;
-        kernels::PlanesToPixels(source.data(), plane_stride, planes, n, pixels);
-        const auto plane_of = [&](size_t p) { return p < planes ? p : size_t{0}; };
-        for (size_t j = 0; j < n; ++j) {
-          for (size_t p = 0; p < kGroup; ++p) {
-            const float expected = source[static_cast<ptrdiff_t>(plane_of(p)) * plane_stride +
-                                          static_cast<ptrdiff_t>(j)];
-            ASSERT_EQ(FloatBits(pixels[j * kGroup + p]), FloatBits(expected))
-                << "n " << n << " planes " << planes << " stride " << plane_stride << " pixel " << j
-                << " channel " << p;
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+      const auto n = static_cast<size_t>(length);
+      for (size_t planes = 1; planes <= kGroup; ++planes) {
+        for (const ptrdiff_t gap : {ptrdiff_t{0}, ptrdiff_t{5}, -static_cast<ptrdiff_t>(n)}) {
+          const ptrdiff_t plane_stride = static_cast<ptrdiff_t>(n) + gap;  // 0: one plane for all
+          const size_t elements = kGroup * (n + 5);
+          // Source values in the dtype, and as float (the exact conversion).
+          std::vector<float> values = Random(elements, 43 + planes);
+          std::vector<uint8_t> source(elements * elem);
+          kernels::StoreFromFloat(dtype, values.data(), elements, source.data(), 1);
+          kernels::LoadAsFloat(dtype, source.data(), 1, elements, values.data());
+          // Pixels start on a cache line, as the plan's scratch does.
+          std::vector<float> storage(kGroup * n + 16, 777.0f);
+          float* const pixels =
+              storage.data() +
+              (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16;
+          kernels::PlanesToPixels(dtype, source.data(), plane_stride, planes, n, pixels);
+          const auto plane_of = [&](size_t p) { return p < planes ? p : size_t{0}; };
+          for (size_t j = 0; j < n; ++j) {
+            for (size_t p = 0; p < kGroup; ++p) {
+              const float expected = values[static_cast<ptrdiff_t>(plane_of(p)) * plane_stride +
+                                            static_cast<ptrdiff_t>(j)];
+              ASSERT_EQ(FloatBits(pixels[j * kGroup + p]), FloatBits(expected))
+                  << DTypeName(dtype) << " n " << n << " planes " << planes << " stride "
+                  << plane_stride << " pixel " << j << " channel " << p;
+            }
           }
-        }
-        if (plane_stride == 0) continue;  // planes on top of each other are a source only
-        for (const auto stores :
-             {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
-          std::vector<float> back(kGroup * static_cast<size_t>(plane_stride) + 1, 777.0f);
-          kernels::PixelsToPlanes(pixels, planes, n, back.data(), plane_stride, stores);
-          kernels::FlushStreamedStores();
-          for (size_t at = 0; at < back.size(); ++at) {
-            const size_t p = at / static_cast<size_t>(plane_stride);
-            const size_t j = at % static_cast<size_t>(plane_stride);
-            const float expected = p < planes && j < n ? source[at] : 777.0f;
-            ASSERT_EQ(FloatBits(back[at]), FloatBits(expected))
-                << "n " << n << " planes " << planes << " stride " << plane_stride << " plane " << p
-                << " element " << j
-                << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+          if (plane_stride == 0) continue;  // planes on top of each other are a source only
+          // Pixels that are not exact in the dtype, so that the rounding shows.
+          for (size_t i = 0; i < kGroup * n; ++i) pixels[i] *= 1.0f + 0x1p-12f;
+          for (const auto stores :
+               {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+            const size_t slots = kGroup * static_cast<size_t>(plane_stride) + 1;
+            std::vector<uint8_t> back(slots * elem, 0xAB), expected(slots * elem, 0xAB);
+            for (size_t p = 0; p < planes; ++p) {
+              for (size_t j = 0; j < n; ++j) {
+                kernels::StoreFromFloat(dtype, pixels + j * kGroup + p, 1,
+                                        expected.data() + (p * plane_stride + j) * elem, 1);
+              }
+            }
+            kernels::PixelsToPlanes(dtype, pixels, planes, n, back.data(), plane_stride, stores);
+            kernels::FlushStreamedStores();
+            ASSERT_EQ(back, expected)
+                << DTypeName(dtype) << " n " << n << " planes " << planes << " stride "
+                << plane_stride << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
           }
         }
       }

@@ -606,18 +606,17 @@ void ForEachPlaneRun(const PlaneView& view, bool dense, Run run) {
 
 // Many small planes (Layout::kPlaneGroups): kPlaneGroup planes are transposed into pixels of as
 // many channels in scratch, resampled there by the channels-last passes in float32, and
-// transposed back into their planes. 16-bit planes are converted to float32 on the way in and
-// rounded on the way out, through the group buffer's staging planes.
+// transposed back into their planes (16-bit planes converted on the way in and rounded on the
+// way out, in registers).
 class PlaneGroupTask {
  public:
   PlaneGroupTask(const Plan& plan, void* workspace, int64_t task, int slot)
       : plan_(plan),
         problem_(plan.problem),
         schedule_(plan.schedule),
-        elem_(DTypeSize(problem_.dtype)),
-        f32_(problem_.dtype == DType::kFloat32),
+        elem_(static_cast<int64_t>(DTypeSize(problem_.dtype))),
         scratch_(SlotScratch(schedule_, workspace, slot)),
-        first_plane_(task * static_cast<int64_t>(kGroup)),
+        first_plane_(task * kGroup),
         planes_(static_cast<size_t>(
             std::min<int64_t>(kGroup, problem_.result.n * problem_.result.c - first_plane_))),
         source_plane_(static_cast<size_t>(problem_.source.h * problem_.source.w)),
@@ -627,12 +626,15 @@ class PlaneGroupTask {
     float* const source_pixels = scratch_.group.Span(0, kGroup * source_plane_);
     float* const result_pixels =
         scratch_.group.Span(kGroup * source_plane_, kGroup * result_plane_);
-    float* const staging =
-        f32_ ? nullptr
-             : scratch_.group.Span(kGroup * (source_plane_ + result_plane_),
-                                   kGroup * std::max(source_plane_, result_plane_));
-    LoadPixels(source_pixels, staging);
-    const PlaneView source_view = PixelView(problem_.source, source_pixels);
+    const PlaneView& source = problem_.source;
+    const char* const source_planes = FirstPlane(source);
+    ForEachPlaneRun(
+        source, schedule_.source_planes_dense, [&](int64_t at, int64_t packed, int64_t count) {
+          kernels::PlanesToPixels(problem_.dtype, source_planes + at * elem_,
+                                  schedule_.source_plane_stride, planes_,
+                                  static_cast<size_t>(count), source_pixels + packed * kGroup);
+        });
+    const PlaneView source_view = PixelView(source, source_pixels);
     const PlaneView result_view = PixelView(problem_.result, result_pixels);
     const ChannelsLastWork work{DType::kFloat32,
                                 &source_view,
@@ -643,18 +645,25 @@ class PlaneGroupTask {
                                 static_cast<int64_t>(kGroup),
                                 ResultStores::kCached};
     ChannelsLastTask(plan_, work, scratch_).Run();
-    StorePixels(result_pixels, staging);
+    const PlaneView& result = problem_.result;
+    char* const result_planes = FirstPlane(result);
+    ForEachPlaneRun(
+        result, schedule_.result_planes_dense, [&](int64_t at, int64_t packed, int64_t count) {
+          kernels::PixelsToPlanes(problem_.dtype, result_pixels + packed * kGroup, planes_,
+                                  static_cast<size_t>(count), result_planes + at * elem_,
+                                  schedule_.result_plane_stride, InPlaceResultStores(schedule_));
+        });
   }
 
  private:
-  static constexpr size_t kGroup = kernels::kPlaneGroup;
+  static constexpr int64_t kGroup = static_cast<int64_t>(kernels::kPlaneGroup);
 
   // The group's pixels in scratch as a channels-last image of kGroup channels.
   static PlaneView PixelView(const PlaneView& tensor, float* pixels) {
     PlaneView view;
     view.data = reinterpret_cast<char*>(pixels);
     view.n = 1;
-    view.c = static_cast<int64_t>(kGroup);
+    view.c = kGroup;
     view.h = tensor.h;
     view.w = tensor.w;
     view.stride_c = 1;
@@ -666,69 +675,13 @@ class PlaneGroupTask {
 
   // The first element of the group's first plane.
   char* FirstPlane(const PlaneView& view) const {
-    return At(view, elem_, first_plane_ / view.c, first_plane_ % view.c, 0, 0);
-  }
-
-  void LoadPixels(float* pixels, float* staging) const {
-    const PlaneView& source = problem_.source;
-    const bool dense = schedule_.source_planes_dense;
-    const char* planes = FirstPlane(source);
-    ptrdiff_t plane_stride = schedule_.source_plane_stride;
-    if (!f32_) {
-      // 16-bit planes into float32 planes, back to back, for the transpose.
-      for (size_t p = 0; p < planes_; ++p) {
-        const char* plane =
-            planes + static_cast<ptrdiff_t>(p) * plane_stride * static_cast<ptrdiff_t>(elem_);
-        float* const converted = staging + p * source_plane_;
-        ForEachPlaneRun(source, dense, [&](int64_t at, int64_t packed, int64_t count) {
-          LoadAsFloat(problem_.dtype, plane + at * static_cast<int64_t>(elem_), 1,
-                      static_cast<size_t>(count), converted + packed);
-        });
-      }
-      kernels::PlanesToPixels(staging, static_cast<ptrdiff_t>(source_plane_), planes_,
-                              source_plane_, pixels);
-      return;
-    }
-    const float* const first = reinterpret_cast<const float*>(planes);
-    ForEachPlaneRun(source, dense, [&](int64_t at, int64_t packed, int64_t count) {
-      kernels::PlanesToPixels(first + at, plane_stride, planes_, static_cast<size_t>(count),
-                              pixels + packed * static_cast<int64_t>(kGroup));
-    });
-  }
-
-  void StorePixels(const float* pixels, float* staging) const {
-    const PlaneView& result = problem_.result;
-    const bool dense = schedule_.result_planes_dense;
-    char* const planes = FirstPlane(result);
-    const ptrdiff_t plane_stride = schedule_.result_plane_stride;
-    if (!f32_) {
-      // Float32 planes back to back, then each rounded into its plane.
-      kernels::PixelsToPlanes(pixels, planes_, result_plane_, staging,
-                              static_cast<ptrdiff_t>(result_plane_));
-      for (size_t p = 0; p < planes_; ++p) {
-        char* const plane =
-            planes + static_cast<ptrdiff_t>(p) * plane_stride * static_cast<ptrdiff_t>(elem_);
-        const float* const rounded = staging + p * result_plane_;
-        ForEachPlaneRun(result, dense, [&](int64_t at, int64_t packed, int64_t count) {
-          StoreFromFloat(problem_.dtype, rounded + packed, static_cast<size_t>(count),
-                         plane + at * static_cast<int64_t>(elem_), 1);
-        });
-      }
-      return;
-    }
-    float* const first = reinterpret_cast<float*>(planes);
-    ForEachPlaneRun(result, dense, [&](int64_t at, int64_t packed, int64_t count) {
-      kernels::PixelsToPlanes(pixels + packed * static_cast<int64_t>(kGroup), planes_,
-                              static_cast<size_t>(count), first + at, plane_stride,
-                              InPlaceResultStores(schedule_));
-    });
+    return At(view, static_cast<size_t>(elem_), first_plane_ / view.c, first_plane_ % view.c, 0, 0);
   }
 
   const Plan& plan_;
   const ResampleProblem& problem_;
   const CpuSchedule& schedule_;
-  const size_t elem_;
-  const bool f32_;
+  const int64_t elem_;
   const Scratch scratch_;
   const int64_t first_plane_;
   const size_t planes_;

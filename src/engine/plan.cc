@@ -392,8 +392,8 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
 }
 
 // Plane-group scratch per slot (execute.cc, PlaneGroupTask): the channels-last passes' buffers
-// for float32 pixels of kPlaneGroup channels, and the group buffer: the source pixels, the
-// result pixels and, for 16-bit dtypes, the group's larger planes converted to float.
+// for float32 pixels of kPlaneGroup channels, and the group buffer: the source pixels and the
+// result pixels.
 ScratchLayout PlaneGroupScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
   ResampleProblem pixels = problem;
   pixels.dtype = DType::kFloat32;
@@ -401,9 +401,6 @@ ScratchLayout PlaneGroupScratch(const ResampleProblem& problem, const CpuSchedul
   const size_t group = kernels::kPlaneGroup;
   const auto plane = [](const PlaneView& view) { return static_cast<size_t>(view.h * view.w); };
   scratch.group_floats = group * (plane(problem.source) + plane(problem.result));
-  if (problem.dtype != DType::kFloat32) {
-    scratch.group_floats += group * std::max(plane(problem.source), plane(problem.result));
-  }
   return scratch;
 }
 

@@ -69,8 +69,7 @@ struct ResampleProblem {
 
 // A slot's scratch, in floats, as four consecutive buffers, each a whole number of cache lines:
 // the intermediate tile, source rows converted to float, result rows in float before
-// conversion, and (plane groups only) the group's source and result pixels and, for 16-bit
-// dtypes, its planes as float.
+// conversion, and (plane groups only) the group's source and result pixels.
 struct ScratchLayout {
   size_t tile_floats = 0;
   size_t source_floats = 0;

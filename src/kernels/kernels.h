@@ -156,16 +156,17 @@ inline constexpr size_t kMaxInterleavedChannels = 4;
 void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride);
 void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst);
 
-// A group of small planes to and from pixels of kPlaneGroup channels (interleave.cc), so that
-// many small planes run the channels-last passes. PlanesToPixels: dst[j * kPlaneGroup + p] =
-// src[p * plane_stride + j] for j < n and p < kPlaneGroup, where planes p >= `planes` repeat
-// plane 0 (every pixel whole, every value one of the input's). PixelsToPlanes: the reverse for
-// p < `planes`, dst[p * plane_stride + j] = src[j * kPlaneGroup + p]. Pure moves: no value
-// changes.
+// A group of small planes to and from pixels of kPlaneGroup float channels (interleave.cc), so
+// that many small planes run the channels-last passes. PlanesToPixels: dst[j * kPlaneGroup + p] =
+// src[p * plane_stride + j] (elements of `dtype`, converted exactly) for j < n and p <
+// kPlaneGroup, where planes p >= `planes` repeat plane 0 (every pixel whole, every value one of
+// the input's). PixelsToPlanes: the reverse for p < `planes`, dst[p * plane_stride + j] =
+// src[j * kPlaneGroup + p] rounded to `dtype` as StoreFromFloat rounds.
 inline constexpr size_t kPlaneGroup = 16;
-void PlanesToPixels(const float* src, ptrdiff_t plane_stride, size_t planes, size_t n, float* dst);
-void PixelsToPlanes(const float* src, size_t planes, size_t n, float* dst, ptrdiff_t plane_stride,
-                    ResultStores stores = ResultStores::kCached);
+void PlanesToPixels(DType dtype, const void* src, ptrdiff_t plane_stride, size_t planes, size_t n,
+                    float* dst);
+void PixelsToPlanes(DType dtype, const float* src, size_t planes, size_t n, void* dst,
+                    ptrdiff_t plane_stride, ResultStores stores = ResultStores::kCached);
 
 // Orders this thread's streamed stores before its later stores (an sfence on x86), so a thread
 // that synchronises with it afterwards sees the streamed values.
