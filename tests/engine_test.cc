@@ -414,21 +414,24 @@ TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
 
 // Runs `plan` (its source already set) with cached and with streamed result stores, the streamed
 // result aligned to a 64-byte line and one float off it, and expects the same bits.
-void ExpectStreamedRunMatchesCached(Plan plan, size_t result_floats) {
+void ExpectStreamedRunMatchesCached(Plan plan, size_t result_elements) {
+  const size_t elem = DTypeSize(plan.problem.dtype);
+  const size_t bytes = result_elements * elem;
   std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
   for (size_t misalign : {0, 1}) {
-    std::vector<float> cached(result_floats), storage(result_floats + 16 + misalign);
-    float* streamed = storage.data() +
-                      (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
+    std::vector<uint8_t> cached(bytes), storage(bytes + 64 + misalign * elem);
+    uint8_t* streamed = storage.data() +
+                        (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 +
+                        misalign * elem;
     plan.schedule.stream_result = false;
     plan.problem.result.data = reinterpret_cast<char*>(cached.data());
     Execute(plan, workspace.data());
     plan.schedule.stream_result = true;
     plan.problem.result.data = reinterpret_cast<char*>(streamed);
     Execute(plan, workspace.data());
-    ASSERT_EQ(std::memcmp(cached.data(), streamed, result_floats * sizeof(float)), 0)
-        << "C " << plan.problem.result.c << " slots " << plan.schedule.num_slots << " misalign "
-        << misalign;
+    ASSERT_EQ(std::memcmp(cached.data(), streamed, bytes), 0)
+        << DTypeName(plan.problem.dtype) << " C " << plan.problem.result.c << " slots "
+        << plan.schedule.num_slots << " misalign " << misalign;
   }
 }
 
@@ -478,25 +481,30 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
 }
 
 // Results the last pass writes in place as whole rows (planar W first, channels-last W first with
-// dense pixels) also stream in big float32 calls whose result is at least as large as their
-// source, as a forward upsample's (which writes four times what it reads); a streamed run writes
-// the same bits as a cached one, aligned or not, at 1 and 3 threads. Planar rows stream their whole
-// vectors when the row starts on a vector (a 2x forward of 64 -> 128 does; 61 -> 122 ends in a
-// partial vector).
+// dense pixels) also stream in big calls whose result is at least as large as their source, as a
+// forward upsample's (which writes four times what it reads), in every dtype (16-bit rows
+// rounded in registers); a streamed run writes the same bits as a cached one, aligned or not, at
+// 1 and 3 threads. Planar rows stream their whole vectors when the row starts on a vector (a 2x
+// forward of 64 -> 128 does; 61 -> 122 ends in a partial vector).
 TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
   for (const bool channels_last : {false, true}) {
     PlaneView source, result;
     // A forward 2x upsample: the source is the small image, the result four times its size.
-    ShapeViews(Problem{8, 16, 128, 128, 64, 64, channels_last}, &source, &result);  // 5 MiB
+    ShapeViews(Problem{8, 16, 128, 128, 64, 64, channels_last}, &source, &result);
     const AxisRuns up = AsGather(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
-    EXPECT_FALSE(BuildPlan(DType::kFloat32, source, result, up, up, 2, PassOrder::kWidthFirst)
-                     .schedule.stream_result);
-    ShapeViews(Problem{8, 64, 128, 128, 64, 64, channels_last}, &source, &result);  // 20 MiB
-    const Plan big = BuildPlan(DType::kFloat32, source, result, up, up, 2, PassOrder::kWidthFirst);
-    EXPECT_FALSE(big.schedule.h_pass_first);
-    EXPECT_TRUE(big.schedule.stream_result) << "channels_last " << channels_last;
-    EXPECT_FALSE(BuildPlan(DType::kBFloat16, source, result, up, up, 2, PassOrder::kWidthFirst)
-                     .schedule.stream_result);
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {  // 10 and 5 MiB
+      EXPECT_FALSE(BuildPlan(dtype, source, result, up, up, 2, PassOrder::kWidthFirst)
+                       .schedule.stream_result)
+          << DTypeName(dtype);
+    }
+    // 40 and 20 MiB: streamed, 16-bit rows rounded in registers.
+    ShapeViews(Problem{8, 64, 128, 128, 64, 64, channels_last}, &source, &result);
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      const Plan big = BuildPlan(dtype, source, result, up, up, 2, PassOrder::kWidthFirst);
+      EXPECT_FALSE(big.schedule.h_pass_first);
+      EXPECT_TRUE(big.schedule.stream_result)
+          << DTypeName(dtype) << " channels_last " << channels_last;
+    }
     // The backward of the same upsample writes a quarter of what it reads: cached stores.
     ShapeViews(Problem{8, 64, 64, 64, 128, 128, channels_last}, &source, &result);
     const AxisRuns down = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
@@ -513,16 +521,21 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
     ShapeViews(p, &source, &result);
     const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{p.out_h, p.in_h, false, 0.0}));
     const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{p.out_w, p.in_w, false, 0.0}));
-    std::vector<float> source_values(static_cast<size_t>(p.n * source.stride_n));
-    for (float& v : source_values) v = normal(rng);
-    source.data = reinterpret_cast<char*>(source_values.data());
-    const size_t result_floats = static_cast<size_t>(p.n * result.stride_n);
-    for (int threads : {1, 3}) {
-      const Plan plan =
-          BuildPlan(DType::kFloat32, source, result, ax_h, ax_w, threads, PassOrder::kWidthFirst);
-      ASSERT_FALSE(plan.schedule.h_pass_first);
-      ExpectStreamedRunMatchesCached(plan, result_floats);
-      if (HasFatalFailure()) return;
+    const size_t source_elements = static_cast<size_t>(p.n * source.stride_n);
+    const size_t result_elements = static_cast<size_t>(p.n * result.stride_n);
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      std::vector<float> values(source_elements);
+      for (float& v : values) v = normal(rng);
+      std::vector<uint8_t> source_data(source_elements * DTypeSize(dtype));
+      kernels::StoreFromFloat(dtype, values.data(), source_elements, source_data.data(), 1);
+      source.data = reinterpret_cast<char*>(source_data.data());
+      for (int threads : {1, 3}) {
+        const Plan plan =
+            BuildPlan(dtype, source, result, ax_h, ax_w, threads, PassOrder::kWidthFirst);
+        ASSERT_FALSE(plan.schedule.h_pass_first);
+        ExpectStreamedRunMatchesCached(plan, result_elements);
+        if (HasFatalFailure()) return;
+      }
     }
   }
 }

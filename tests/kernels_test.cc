@@ -120,8 +120,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
 }
 
 // Rows written in their dtype, 16-bit ones rounded in registers, give the bits of combining into
-// floats and converting with StoreFromFloat, over every length around the vectors and tap counts,
-// including sums that round to a tie, overflow float16 or are NaN; nothing past the row.
+// floats and converting with StoreFromFloat, cached and streamed, over every length around the
+// vectors and tap counts, including sums that round to a tie, overflow float16 or are NaN;
+// nothing past the row.
 TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
@@ -142,10 +143,21 @@ TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
         }();
         std::vector<float> floats(n);
         kernels::CombineRows(floats.data(), n, src.data(), stride, weights.data(), count);
-        std::vector<uint8_t> expected((n + 1) * elem, 0xAB), actual((n + 1) * elem, 0xAB);
+        std::vector<uint8_t> expected((n + 1) * elem, 0xAB);
         kernels::StoreFromFloat(dtype, floats.data(), n, expected.data(), 1);
-        kernels::CombineRowsTo(dtype, actual.data(), n, src.data(), stride, weights.data(), count);
-        ASSERT_EQ(actual, expected) << DTypeName(dtype) << " n " << n << " count " << count;
+        for (const auto stores :
+             {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+          // On a cache line, so that the streamed stores run.
+          std::vector<uint8_t> storage((n + 1) * elem + 64, 0xAB);
+          uint8_t* const actual =
+              storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+          kernels::CombineRowsTo(dtype, actual, n, src.data(), stride, weights.data(), count,
+                                 stores);
+          kernels::FlushStreamedStores();
+          ASSERT_EQ(std::memcmp(actual, expected.data(), (n + 1) * elem), 0)
+              << DTypeName(dtype) << " n " << n << " count " << count
+              << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+        }
       }
     }
   }

@@ -210,7 +210,7 @@ class PlanarTask {
                     ax_h.count(hi), InPlaceResultStores(schedule_));
       } else if (schedule_.result_rows_native_in_place) {
         CombineRowsTo(problem_.dtype, ResultRow(hi), result_w_, rows, stride, weights,
-                      ax_h.count(hi));
+                      ax_h.count(hi), InPlaceResultStores(schedule_));
       } else {
         float* const dst = scratch_.result.Span(0, result_w_);
         CombineRows(dst, result_w_, rows, stride, weights, ax_h.count(hi));
@@ -389,8 +389,8 @@ class ChannelsLastTask {
         CombineRows(reinterpret_cast<float*>(ResultPixel(hi, 0)), tile_row, rows, tile_row, weights,
                     ax_h.count(hi), stores_);
       } else if (schedule_.result_pixels_dense) {
-        CombineRowsTo(dtype_, ResultPixel(hi, 0), tile_row, rows, tile_row, weights,
-                      ax_h.count(hi));
+        CombineRowsTo(dtype_, ResultPixel(hi, 0), tile_row, rows, tile_row, weights, ax_h.count(hi),
+                      stores_);
       } else {
         float* const dst = scratch_.result.Span(0, tile_row);
         CombineRows(dst, tile_row, rows, tile_row, weights, ax_h.count(hi));
@@ -558,7 +558,7 @@ class InterleavedTask {
                     ax_h.count(hi), InPlaceResultStores(schedule_));
       } else {
         CombineRowsTo(problem_.dtype, ResultRow(hi), tile_row, rows, tile_row, weights,
-                      ax_h.count(hi));
+                      ax_h.count(hi), InPlaceResultStores(schedule_));
       }
     }
   }

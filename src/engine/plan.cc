@@ -263,29 +263,33 @@ bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& sch
 
 // Streaming stores skip reading each result line before writing it, which pays only on calls
 // too large for the result to be found in cache afterwards (kStreamedResultMinTraffic). The
-// kernels that have them write float32 results straight into the tensor: the channels-last W
-// pass (H first), and the H pass writing whole result rows in place (channels-last W first with
-// dense pixels, planar W first, interleaved W first). For the latter, only where the result is
+// kernels that have them write results straight into the tensor: the channels-last W pass (H
+// first) and the plane groups' transposes, float32 only, and the H pass writing whole result
+// rows in place in any dtype (channels-last W first with dense pixels, planar W first,
+// interleaved W first). For the H pass and the plane groups, only where the result is
 // at least as large as the source: a forward upsample writes four times what it reads, and
 // streaming made it 1.6x faster (bench/RESULTS.md), while the backward of a 2x upsample, whose
 // result is a quarter of the source, ran about 8 % slower streamed than cached back to back.
 bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& schedule) {
-  if (problem.dtype != DType::kFloat32 ||
-      TrafficBytes(problem.source, problem.result, problem.dtype) <= kStreamedResultMinTraffic) {
+  if (TrafficBytes(problem.source, problem.result, problem.dtype) <= kStreamedResultMinTraffic) {
     return false;
   }
-  if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) return true;
+  // The channels-last W pass and the plane groups' transposes stream float32 only; the H pass
+  // writing whole rows streams every dtype (CombineRowsTo).
+  const bool f32 = problem.dtype == DType::kFloat32;
+  if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) return f32;
   const auto plane = [](const PlaneView& view) { return view.h * view.w; };
   if (plane(problem.result) < plane(problem.source)) return false;
   switch (schedule.layout) {
     case Layout::kPlaneGroups:
-      return true;  // the transposes back into the planes write whole planes
+      return f32;  // the transposes back into the planes write whole planes
     case Layout::kChannelsLast:
       return schedule.result_pixels_dense;
     case Layout::kInterleaved:
       return !schedule.h_pass_first;
     case Layout::kPlanar:
-      return schedule.planar_path == PlanarPath::kWidthFirst && schedule.result_rows_float_in_place;
+      return schedule.planar_path == PlanarPath::kWidthFirst &&
+             schedule.result_rows_native_in_place;
   }
   return false;
 }

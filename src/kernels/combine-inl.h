@@ -124,10 +124,12 @@ struct StreamingSink {
 
 // Natural-order columns of a 16-bit result, rounded as they are stored (StoreRounded16): a
 // 16-bit result row needs no float copy in scratch and no second pass over it, and its bits are
-// those of the float row rounded by StoreFromFloat.
+// those of the float row rounded by StoreFromFloat. Whole vectors are streamed where `stream`
+// says (the caller checks that `dst` is aligned to a 16-bit vector).
 template <DType kType>
 struct RoundingSink {
   uint16_t* HWY_RESTRICT dst;
+  bool stream;
 
   void StoreScalar(size_t column, float value) const {
     dst[column] = DTypeTraits<kType>::FromFloat(value);
@@ -136,7 +138,7 @@ struct RoundingSink {
   template <class D, class V>
   HWY_INLINE void StorePartial(D d, size_t column, V v, size_t valid) const {
     if (valid == hn::Lanes(d)) {
-      StoreRounded16<kType>(d, v, dst + column);
+      StoreRounded16<kType>(d, v, dst + column, stream);
       return;
     }
     HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};
@@ -147,10 +149,10 @@ struct RoundingSink {
   template <class D, class V>
   HWY_INLINE void Store4(D d, size_t column, V a0, V a1, V a2, V a3) const {
     const size_t lanes = hn::Lanes(d);
-    StoreRounded16<kType>(d, a0, dst + column);
-    StoreRounded16<kType>(d, a1, dst + column + lanes);
-    StoreRounded16<kType>(d, a2, dst + column + 2 * lanes);
-    StoreRounded16<kType>(d, a3, dst + column + 3 * lanes);
+    StoreRounded16<kType>(d, a0, dst + column, stream);
+    StoreRounded16<kType>(d, a1, dst + column + lanes, stream);
+    StoreRounded16<kType>(d, a2, dst + column + 2 * lanes, stream);
+    StoreRounded16<kType>(d, a3, dst + column + 3 * lanes, stream);
   }
 };
 

@@ -29,18 +29,23 @@ void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRIC
 }
 
 void CombineRowsToImpl(DType dtype, void* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
-                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return CombineInto<DType::kFloat32>(static_cast<float*>(dst), n, src, src_stride, weights,
-                                          count);
-    case DType::kFloat16:
-      return Combine<DType::kFloat32>(RoundingSink<DType::kFloat16>{static_cast<uint16_t*>(dst)}, n,
-                                      src, src_stride, weights, count);
-    case DType::kBFloat16:
-      return Combine<DType::kFloat32>(RoundingSink<DType::kBFloat16>{static_cast<uint16_t*>(dst)},
-                                      n, src, src_stride, weights, count);
+                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                       ResultStores stores) {
+  if (dtype == DType::kFloat32) {
+    return CombineRowsImpl(static_cast<float*>(dst), n, src, src_stride, weights, count, stores);
   }
+  // Streamed stores need every 16-bit vector aligned; the row's partial last one is stored
+  // normally.
+  const hn::ScalableTag<float> d;
+  const bool stream = stores == ResultStores::kStreamed &&
+                      reinterpret_cast<uintptr_t>(dst) % (hn::Lanes(d) * sizeof(uint16_t)) == 0;
+  uint16_t* const out = static_cast<uint16_t*>(dst);
+  if (dtype == DType::kFloat16) {
+    return Combine<DType::kFloat32>(RoundingSink<DType::kFloat16>{out, stream}, n, src, src_stride,
+                                    weights, count);
+  }
+  Combine<DType::kFloat32>(RoundingSink<DType::kBFloat16>{out, stream}, n, src, src_stride, weights,
+                           count);
 }
 
 void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const void* src,
@@ -92,8 +97,8 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 }
 
 void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                   const float* weights, size_t count) {
-  HWY_DYNAMIC_DISPATCH(CombineRowsToImpl)(dtype, dst, n, src, src_stride, weights, count);
+                   const float* weights, size_t count, ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(CombineRowsToImpl)(dtype, dst, n, src, src_stride, weights, count, stores);
 }
 
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,

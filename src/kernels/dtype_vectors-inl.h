@@ -84,17 +84,29 @@ HWY_INLINE hn::Vec<DF> LoadAs(DF df, const void* HWY_RESTRICT src) {
 }
 
 // One vector of floats rounded to nearest even into 16-bit elements of a dtype known at compile
-// time (StoreFromFloat's bits). F16C targets round float16 with the instruction; the others'
-// emulations are not relied on, so there each lane goes through the scalar rounding.
+// time (StoreFromFloat's bits), streamed (non-temporal) if asked where the 16-bit vector is at
+// least 128 bits (`dst` then aligned to it; narrower vectors are stored normally). F16C targets
+// round float16 with the instruction; the others' emulations are not relied on, so there each
+// lane goes through the scalar rounding.
 template <DType kType, class DF>
-HWY_INLINE void StoreRounded16(DF df, hn::Vec<DF> v, uint16_t* HWY_RESTRICT dst) {
+HWY_INLINE void StoreRounded16(DF df, hn::Vec<DF> v, uint16_t* HWY_RESTRICT dst,
+                               bool stream = false) {
   static_assert(kType != DType::kFloat32, "");
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto store = [&](hn::Vec<decltype(du16)> bits) {
+    if constexpr (hn::MaxLanes(decltype(du16)()) * sizeof(uint16_t) >= 16) {
+      if (stream) {
+        hn::Stream(bits, du16, dst);
+        return;
+      }
+    }
+    hn::StoreU(bits, du16, dst);
+  };
   if constexpr (kType == DType::kBFloat16) {
-    hn::StoreU(FloatToBFloat16Bits(df, v), hn::Rebind<uint16_t, DF>(), dst);
+    store(FloatToBFloat16Bits(df, v));
   } else {
 #if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-    const hn::Rebind<hwy::float16_t, DF> df16;
-    hn::StoreU(hn::DemoteTo(df16, v), df16, reinterpret_cast<hwy::float16_t*>(dst));
+    store(hn::BitCast(du16, hn::DemoteTo(hn::Rebind<hwy::float16_t, DF>(), v)));
 #else
     HWY_ALIGN float lanes[HWY_MAX_BYTES / sizeof(float)];
     hn::Store(v, df, lanes);

@@ -37,8 +37,10 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 
 // CombineRows into a result row of `dtype` (n elements from dst), 16-bit sums rounded to nearest
 // even in registers: the same bits as CombineRows into floats and StoreFromFloat, in one pass.
+// kStreamed streams the whole vectors when dst is aligned to one (16-bit vectors of at least
+// 128 bits).
 void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                   const float* weights, size_t count);
+                   const float* weights, size_t count, ResultStores stores = ResultStores::kCached);
 
 // CombineRows over source rows of `dtype` (src_stride in elements), converted exactly in
 // registers; the same bits as converting the rows to float first and calling CombineRows.
