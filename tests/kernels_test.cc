@@ -781,11 +781,13 @@ TEST_P(KernelsOnEveryTarget, PlaneGroupTransposesMoveEveryElement) {
           std::vector<uint8_t> source(elements * elem);
           kernels::StoreFromFloat(dtype, values.data(), elements, source.data(), 1);
           kernels::LoadAsFloat(dtype, source.data(), 1, elements, values.data());
-          // Pixels start on a cache line, as the plan's scratch does.
-          std::vector<float> storage(kGroup * n + 16, 777.0f);
+          // Pixels on a cache line, as the plan's scratch is in an aligned workspace, or one float
+          // past (a caller's workspace need not be aligned).
+          std::vector<float> storage(kGroup * n + 17, 777.0f);
           float* const pixels =
               storage.data() +
-              (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16;
+              (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16 +
+              (planes + n) % 2;
           kernels::PlanesToPixels(dtype, source.data(), plane_stride, planes, n, pixels);
           const auto plane_of = [&](size_t p) { return p < planes ? p : size_t{0}; };
           for (size_t j = 0; j < n; ++j) {
