@@ -205,34 +205,6 @@ HWY_INLINE hn::Vec<D> LoadBlocks(D d, const float* HWY_RESTRICT src, size_t bloc
   }
 }
 
-// A vector of pixels at a time: each quad of planes is loaded, transposed by blocks, and each
-// block stored as four channels of one pixel, so that every plane is read in order and each
-// pixel's line is written whole before the next (the other loop order, a quad of planes over
-// the whole run before the next quad, ran 20-40 % slower on AVX-512).
-void PlanesToPixelsImpl(const float* HWY_RESTRICT src, ptrdiff_t plane_stride, size_t planes,
-                        size_t n, float* HWY_RESTRICT dst) {
-  const PlaneGroupTag d;
-  const size_t lanes = hn::Lanes(d);
-  const float* plane[kPlaneGroup];
-  for (size_t p = 0; p < kPlaneGroup; ++p) plane[p] = GroupPlane(src, plane_stride, planes, p);
-  size_t j = 0;
-  for (; j + lanes <= n; j += lanes) {
-    float* const pixels = dst + j * kPlaneGroup;
-    for (size_t q = 0; q < kPlaneGroup; q += 4) {
-      auto v0 = hn::LoadU(d, plane[q] + j), v1 = hn::LoadU(d, plane[q + 1] + j);
-      auto v2 = hn::LoadU(d, plane[q + 2] + j), v3 = hn::LoadU(d, plane[q + 3] + j);
-      TransposeBlocks4x4(d, v0, v1, v2, v3);
-      StoreBlocks(d, v0, pixels + q, 4 * kPlaneGroup);
-      StoreBlocks(d, v1, pixels + kPlaneGroup + q, 4 * kPlaneGroup);
-      StoreBlocks(d, v2, pixels + 2 * kPlaneGroup + q, 4 * kPlaneGroup);
-      StoreBlocks(d, v3, pixels + 3 * kPlaneGroup + q, 4 * kPlaneGroup);
-    }
-  }
-  for (; j < n; ++j) {
-    for (size_t p = 0; p < kPlaneGroup; ++p) dst[j * kPlaneGroup + p] = plane[p][j];
-  }
-}
-
 // How far ahead of its stores PixelsToPlanes prefetches each plane: four cache lines of float32.
 constexpr size_t kPrefetchElements = 64;
 
