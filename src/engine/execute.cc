@@ -205,10 +205,7 @@ class PlanarTask {
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * stride;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      if (result_direct_) {
-        CombineRows(reinterpret_cast<float*>(ResultRow(hi)), result_w_, rows, stride, weights,
-                    ax_h.count(hi), InPlaceResultStores(schedule_));
-      } else if (schedule_.result_rows_native_in_place) {
+      if (schedule_.result_rows_native_in_place) {
         CombineRowsTo(problem_.dtype, ResultRow(hi), result_w_, rows, stride, weights,
                       ax_h.count(hi), InPlaceResultStores(schedule_));
       } else {
@@ -385,10 +382,7 @@ class ChannelsLastTask {
     for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      if (schedule_.result_pixels_dense && f32_) {
-        CombineRows(reinterpret_cast<float*>(ResultPixel(hi, 0)), tile_row, rows, tile_row, weights,
-                    ax_h.count(hi), stores_);
-      } else if (schedule_.result_pixels_dense) {
+      if (schedule_.result_pixels_dense) {
         CombineRowsTo(dtype_, ResultPixel(hi, 0), tile_row, rows, tile_row, weights, ax_h.count(hi),
                       stores_);
       } else {
@@ -553,13 +547,8 @@ class InterleavedTask {
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      if (f32_) {
-        CombineRows(reinterpret_cast<float*>(ResultRow(hi)), tile_row, rows, tile_row, weights,
+      CombineRowsTo(problem_.dtype, ResultRow(hi), tile_row, rows, tile_row, weights,
                     ax_h.count(hi), InPlaceResultStores(schedule_));
-      } else {
-        CombineRowsTo(problem_.dtype, ResultRow(hi), tile_row, rows, tile_row, weights,
-                      ax_h.count(hi), InPlaceResultStores(schedule_));
-      }
     }
   }
 

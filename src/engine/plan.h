@@ -112,9 +112,9 @@ struct CpuSchedule {
   bool source_planes_dense = false, result_planes_dense = false;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
-  // float32 results written straight into the tensor by the last pass bypass the caches
-  // (kernels.h, ResultStores): set where the call moves more than kStreamedResultMinTraffic and
-  // the last pass writes result rows in place (plan.cc, ShouldStreamResult).
+  // Results written straight into the tensor by the last pass bypass the caches (kernels.h,
+  // ResultStores): set where the call moves more than kStreamedResultMinTraffic and the last pass
+  // writes result rows in place, in the dtypes its kernel streams (plan.cc, ShouldStreamResult).
   bool stream_result = false;
   int64_t num_tasks = 0;  // planes (or image x channel block, or plane groups) x bands
   int num_slots = 1;      // worker slots, each with its own scratch
