@@ -44,38 +44,41 @@ void LoadAsFloatImpl(DType dtype, const void* src, ptrdiff_t stride, size_t n,
   for (; j < n; ++j) dst[j] = Float16ToFloat(s[static_cast<ptrdiff_t>(j) * stride]);
 }
 
-void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst,
-                        ptrdiff_t stride) {
+// n floats rounded into 16-bit elements dst[0], dst[stride], ...: whole vectors where the row is
+// contiguous (StoreRounded16 decides per target how a vector rounds), element by element
+// otherwise, with the same bits.
+template <DType kType>
+void StoreRounded16Row(const float* HWY_RESTRICT src, size_t n, uint16_t* out, ptrdiff_t stride) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   size_t j = 0;
-  if (dtype == DType::kFloat32) {
-    float* out = static_cast<float*>(dst);
-    if (stride == 1) {
-      for (; j + lanes <= n; j += lanes) hn::StoreU(hn::LoadU(df, src + j), df, out + j);
-    }
-    for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = src[j];
-    return;
-  }
-  uint16_t* out = static_cast<uint16_t*>(dst);
-  if (dtype == DType::kBFloat16) {
-    if (stride == 1) {
-      for (; j + lanes <= n; j += lanes) {
-        StoreRounded16<DType::kBFloat16>(df, hn::LoadU(df, src + j), out + j);
-      }
-    }
-    for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = FloatToBFloat16(src[j]);
-    return;
-  }
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // Vectors only where the rounding is the instruction's (StoreRounded16).
   if (stride == 1) {
-    for (; j + lanes <= n; j += lanes) {
-      StoreRounded16<DType::kFloat16>(df, hn::LoadU(df, src + j), out + j);
-    }
+    for (; j + lanes <= n; j += lanes) StoreRounded16<kType>(df, hn::LoadU(df, src + j), out + j);
   }
-#endif
-  for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = FloatToFloat16(src[j]);
+  for (; j < n; ++j) {
+    out[static_cast<ptrdiff_t>(j) * stride] = DTypeTraits<kType>::FromFloat(src[j]);
+  }
+}
+
+void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst,
+                        ptrdiff_t stride) {
+  switch (dtype) {
+    case DType::kFloat32: {
+      const hn::ScalableTag<float> df;
+      const size_t lanes = hn::Lanes(df);
+      float* out = static_cast<float*>(dst);
+      size_t j = 0;
+      if (stride == 1) {
+        for (; j + lanes <= n; j += lanes) hn::StoreU(hn::LoadU(df, src + j), df, out + j);
+      }
+      for (; j < n; ++j) out[static_cast<ptrdiff_t>(j) * stride] = src[j];
+      return;
+    }
+    case DType::kFloat16:
+      return StoreRounded16Row<DType::kFloat16>(src, n, static_cast<uint16_t*>(dst), stride);
+    case DType::kBFloat16:
+      return StoreRounded16Row<DType::kBFloat16>(src, n, static_cast<uint16_t*>(dst), stride);
+  }
 }
 
 }  // namespace HWY_NAMESPACE
