@@ -220,19 +220,13 @@ PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32
         periodic.weights[k * lanes + l] = axis.weights[axis.weight_offset[begin + l] + k];
       }
     }
-    // Whole vectors inside the interior; those whose loads (one or two vectors from the base)
-    // would leave the row are the tail, loaded from a padded copy. (Excluding them instead left
-    // a vector of each row to the scalar exact gather, 16 columns of 128 on AVX-512, which ran
-    // behind AVX2's 8: bench/RESULTS.md.)
-    const int64_t loaded = periodic.span > lanes ? 2 * lanes : lanes;
+    // Whole vectors inside the interior, including those whose loads (one or two vectors from
+    // the base) would leave the row: the kernel loads those from a padded copy. (Excluding them
+    // instead left a vector of each row to the scalar exact gather, 16 columns of 128 on
+    // AVX-512, which ran behind AVX2's 8: bench/RESULTS.md.)
     const int64_t vectors = (end - begin) / lanes;
-    int64_t safe = vectors;
-    while (safe > 0 && lowest + (safe - 1) * int64_t{periodic.step} + loaded > axis.source_size) {
-      --safe;
-    }
     if (vectors < min_vectors) continue;
     periodic.vectors = static_cast<int32_t>(vectors);
-    periodic.tail_vectors = static_cast<int32_t>(vectors - safe);
     const int64_t rest = (end - begin) - vectors * lanes;
     periodic.overhang = static_cast<int32_t>(rest / period * period);
     periodic.overhang_step = periodic.overhang / period * shift;

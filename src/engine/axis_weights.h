@@ -132,9 +132,6 @@ struct PeriodicInterior {
   int32_t lanes = 0;  // 0: none found
   int32_t period = 0;
   int32_t begin = 0, vectors = 0;
-  // The last `tail_vectors` of them would load past the row's end (their taps do not, only the
-  // whole-vector loads): the kernel loads those from a padded copy of the row's tail.
-  int32_t tail_vectors = 0;
   // Where the interior runs `overhang` elements (a multiple of the period, less than `lanes`)
   // past the whole vectors, one more vector ends there, overlapping the last whole one: its
   // elements start `overhang` after the last whole vector's, its base `overhang_step` columns

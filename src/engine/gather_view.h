@@ -31,7 +31,6 @@ inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformIn
     axis.periodic_lanes = periodic->lanes;
     axis.periodic_begin = periodic->begin;
     axis.periodic_vectors = periodic->vectors;
-    axis.periodic_tail_vectors = periodic->tail_vectors;
     axis.periodic_overhang = periodic->overhang;
     axis.periodic_overhang_step = periodic->overhang_step;
     axis.periodic_base = periodic->base;

@@ -315,17 +315,17 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   const float* HWY_RESTRICT weights = axis.periodic_weights;
   // Taps below every lane's run length need no blend.
   const int32_t all_in_run = *std::min_element(axis.periodic_counts, axis.periodic_counts + lanes);
-  const int32_t safe_vectors = axis.periodic_vectors - axis.periodic_tail_vectors;
   const int64_t loaded = kTwoLoads ? 2 * lanes : lanes;
   const auto source_length = static_cast<int64_t>(axis.source_length);
   constexpr size_t kMaxLoaded = 2 * HWY_MAX_BYTES / sizeof(float);
   HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
   // The vector whose lanes read from source column `start` of `src_row` (base included), into
-  // `out`; `pad` where its loads would pass the row's end. The taps never do, so whatever the
-  // buffer holds past the copied columns is loaded but never selected.
-  const auto vector_at = [&](const float* src_row, int64_t start, bool pad, float* out) {
+  // `out`, loaded from a padded copy where its whole-vector loads would pass the row's end (the
+  // last vectors of a row, and the overhang's). The taps never do, so whatever the buffer holds
+  // past the copied columns is loaded but never selected.
+  const auto vector_at = [&](const float* src_row, int64_t start, float* out) {
     const float* base = src_row + start;
-    if (pad) {
+    if (start + loaded > source_length) {
       std::copy(base, base + std::min(source_length - start, loaded), padded);
       base = padded;
     }
@@ -352,10 +352,10 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
     float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
     for (int32_t m = 0; m <= last; ++m) {
       vector_at(src_row, int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step,
-                m >= safe_vectors, out + static_cast<ptrdiff_t>(m) * lanes);
+                out + static_cast<ptrdiff_t>(m) * lanes);
     }
     if (axis.periodic_overhang > 0) {
-      vector_at(src_row, overhang_start, overhang_start + loaded > source_length,
+      vector_at(src_row, overhang_start,
                 out + static_cast<ptrdiff_t>(last) * lanes + axis.periodic_overhang);
     }
   }

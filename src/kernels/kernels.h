@@ -93,7 +93,6 @@ struct GatherAxis {
   const float* uniform_weights = nullptr;
   int32_t periodic_lanes = 0;  // 0: no periodic interior
   int32_t periodic_begin = 0, periodic_vectors = 0;
-  int32_t periodic_tail_vectors = 0;  // the last ones, whose loads would pass source_length
   int32_t periodic_overhang = 0, periodic_overhang_step = 0;
   int32_t periodic_base = 0, periodic_step = 0;
   int32_t periodic_taps = 0, periodic_span = 0;
