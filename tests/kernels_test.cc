@@ -764,13 +764,19 @@ TEST_P(KernelsOnEveryTarget, InterleaveAndDeinterleaveMoveEveryChannel) {
 // PlanesToPixels makes pixel j of kPlaneGroup channels from element j of each plane (plane 0
 // again past the group's last plane), converted as LoadAsFloat converts, and PixelsToPlanes puts
 // the group's planes back, rounded as StoreFromFloat rounds, cached and streamed: every dtype,
-// every plane count, element counts around the vector length, and planes spaced apart (the gaps
-// between them untouched) or on top of each other (a broadcast source).
+// every plane count, every element count up to two vectors and four (each remainder the vector
+// loop leaves to the element loop, from rows as short as a plane group's), longer ones around the
+// vector length, and planes spaced apart (the gaps between them untouched) or on top of each
+// other (a broadcast source).
 TEST_P(KernelsOnEveryTarget, PlaneGroupTransposesMoveEveryElement) {
   constexpr size_t kGroup = kernels::kPlaneGroup;
+  std::vector<int64_t> lengths = LengthsAroundVectors(TargetLanes());
+  for (int64_t n = 1; n <= 2 * TargetLanes() + 4; ++n) lengths.push_back(n);
+  std::sort(lengths.begin(), lengths.end());
+  lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const size_t elem = DTypeSize(dtype);
-    for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+    for (const int64_t length : lengths) {
       const auto n = static_cast<size_t>(length);
       for (size_t planes = 1; planes <= kGroup; ++planes) {
         for (const ptrdiff_t gap : {ptrdiff_t{0}, ptrdiff_t{5}, -static_cast<ptrdiff_t>(n)}) {

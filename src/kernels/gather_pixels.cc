@@ -25,19 +25,35 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
                              ptrdiff_t dst_pixel_stride) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  for (size_t i = 0; i < axis.length; ++i) {
-    const int32_t begin = axis.weight_offset[i];
-    const int32_t count = axis.weight_offset[i + 1] - begin;
+  // The axis's tables in locals: through `axis` the compiler reloaded each pointer after every
+  // store, since a float store might have changed them.
+  const int32_t* HWY_RESTRICT const first = axis.first;
+  const int32_t* HWY_RESTRICT const weight_offset = axis.weight_offset;
+  const float* HWY_RESTRICT const weights = axis.weights;
+  const size_t length = axis.length;
+  int32_t begin = length > 0 ? weight_offset[0] : 0;
+  for (size_t i = 0; i < length; ++i) {
+    const int32_t end = weight_offset[i + 1];
+    const int32_t count = end - begin;
     float* const pixel = dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
+    const float* const x = src + first[i] * src_pixel_stride;
+    const float* const w = weights + begin;
+    begin = end;
     if (count == 0) {
       for (size_t v = 0; v < kVectors; ++v) hn::StoreU(hn::Zero(d), d, pixel + v * lanes);
       continue;
     }
-    const float* const x = src + axis.first[i] * src_pixel_stride;
-    const float* const w = axis.weights + begin;
     const auto w0 = hn::Set(d, w[0]);
     auto acc0 = hn::Mul(w0, hn::LoadU(d, x));
     auto acc1 = kVectors > 1 ? hn::Mul(w0, hn::LoadU(d, x + lanes)) : acc0;
+    if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
+      const float* const row = x + src_pixel_stride;
+      const auto w1 = hn::Set(d, w[1]);
+      hn::StoreU(hn::MulAdd(w1, hn::LoadU(d, row), acc0), d, pixel);
+      if (kVectors > 1)
+        hn::StoreU(hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), d, pixel + lanes);
+      continue;
+    }
     for (int32_t k = 1; k < count; ++k) {
       const float* const row = x + k * src_pixel_stride;
       const auto wk = hn::Set(d, w[k]);
