@@ -163,6 +163,52 @@ TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
   }
 }
 
+// The H pass over a band's rows in one call gives each row the bits of its own CombineRowsTo
+// call, reading each row's run from its first source row (relative to the band's first row) and
+// writing rows dst_stride apart, every dtype, cached and streamed; rows with no run are zeros,
+// and nothing between or after the rows is touched.
+TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesARowAtATime) {
+  // Result rows 0..6 of a band whose source rows start at row 3: runs of 2, 1, 0, 4 and 3 taps,
+  // overlapping and out of order.
+  const std::vector<int32_t> first = {3, 4, 0, 5, 3, 6, 4};
+  const std::vector<int32_t> offsets = {0, 2, 3, 3, 7, 10, 12, 13};
+  const std::vector<float> weights = Random(13, 77);
+  const kernels::RowRuns runs{first.data(), offsets.data(), weights.data()};
+  const size_t row0 = 3, row_begin = 1, row_end = 7, source_rows = 6;
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+      const auto n = static_cast<size_t>(length);
+      const ptrdiff_t src_stride = static_cast<ptrdiff_t>(n) + 5;
+      const std::vector<float> src = Random(source_rows * src_stride, 3 + n);
+      const ptrdiff_t dst_stride = static_cast<ptrdiff_t>(n) + 16;  // elements, padded rows
+      const size_t bytes = (row_end - row_begin) * dst_stride * elem;
+      for (const auto stores : {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+        std::vector<uint8_t> expected(bytes + 64, 0xAB), storage(bytes + 128, 0xAB);
+        uint8_t* const actual =
+            storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+        for (size_t i = row_begin; i < row_end; ++i) {
+          const int32_t count = offsets[i + 1] - offsets[i];
+          const float* rows = count > 0 ? src.data() + (first[i] - row0) * src_stride : src.data();
+          kernels::CombineRowsTo(dtype, expected.data() + (i - row_begin) * dst_stride * elem, n,
+                                 rows, src_stride, weights.data() + offsets[i],
+                                 static_cast<size_t>(count));
+        }
+        kernels::CombineRowRunsTo(runs, row_begin, row_end, src.data(), src_stride, row0, n, dtype,
+                                  actual, dst_stride, stores);
+        kernels::FlushStreamedStores();
+        ASSERT_EQ(std::memcmp(actual, expected.data(), bytes + 64), 0)
+            << DTypeName(dtype) << " n " << n
+            << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+        const size_t zero_row = 2 - row_begin;  // row 2 has no run
+        for (size_t j = 0; j < n * elem; ++j) {
+          ASSERT_EQ(actual[zero_row * dst_stride * elem + j], 0) << DTypeName(dtype) << " n " << n;
+        }
+      }
+    }
+  }
+}
+
 // 16-bit source rows converted in registers give the bits of converting them to float first.
 TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));

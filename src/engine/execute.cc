@@ -12,9 +12,9 @@ namespace aclnn_upsample {
 namespace {
 
 using kernels::CombineRowPairFrom;
+using kernels::CombineRowRunsTo;
 using kernels::CombineRows;
 using kernels::CombineRowsFrom;
-using kernels::CombineRowsTo;
 using kernels::CombineThenGatherRows;
 using kernels::GatherAxis;
 using kernels::GatherPixels;
@@ -87,6 +87,11 @@ ResultStores InPlaceResultStores(const CpuSchedule& schedule) {
 // (0 for an empty run, which reads nothing).
 int64_t RunRowOffset(const AxisRuns& axis, int64_t hi, int64_t row0) {
   return axis.count(hi) > 0 ? axis.first[hi] - row0 : 0;
+}
+
+// The H runs as the row kernels take them.
+RowRuns HeightRuns(const AxisRuns& axis) {
+  return RowRuns{axis.first.data(), axis.weight_offset.data(), axis.weights.data()};
 }
 
 class PlanarTask {
@@ -202,17 +207,20 @@ class PlanarTask {
       }
     }
     const AxisRuns& ax_h = problem_.axis_h;
+    if (schedule_.result_rows_native_in_place) {
+      CombineRowRunsTo(HeightRuns(problem_.axis_h), static_cast<size_t>(band_.result_row_begin),
+                       static_cast<size_t>(band_.result_row_end), tile, stride,
+                       static_cast<size_t>(row0), static_cast<size_t>(result_w_), problem_.dtype,
+                       ResultRow(band_.result_row_begin), problem_.result.stride_h,
+                       InPlaceResultStores(schedule_));
+      return;
+    }
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * stride;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      if (schedule_.result_rows_native_in_place) {
-        CombineRowsTo(problem_.dtype, ResultRow(hi), result_w_, rows, stride, weights,
-                      ax_h.count(hi), InPlaceResultStores(schedule_));
-      } else {
-        float* const dst = scratch_.result.Span(0, result_w_);
-        CombineRows(dst, result_w_, rows, stride, weights, ax_h.count(hi));
-        StoreResultRow(hi, dst);
-      }
+      float* const dst = scratch_.result.Span(0, result_w_);
+      CombineRows(dst, result_w_, rows, stride, weights, ax_h.count(hi));
+      StoreResultRow(hi, dst);
     }
   }
 
@@ -239,8 +247,7 @@ class PlanarTask {
     }
     float* const group_rows =
         scratch_.source.Span(0, kRowGroup * kernels::GroupRowFloats(source_w_));
-    const AxisRuns& ax_h = problem_.axis_h;
-    const RowRuns runs{ax_h.first.data(), ax_h.weight_offset.data(), ax_h.weights.data()};
+    const RowRuns runs = HeightRuns(problem_.axis_h);
     const auto begin = static_cast<size_t>(band_.result_row_begin);
     const auto end = static_cast<size_t>(band_.result_row_end);
     if (result_direct_) {
@@ -379,17 +386,19 @@ class ChannelsLastTask {
     const AxisRuns& ax_h = axis_h_;
     const int64_t band_rows = band_->source_row_end - row0;
     const float* const tile = scratch_.tile.Span(0, band_rows * tile_row);
+    if (schedule_.result_pixels_dense) {
+      CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(band_->result_row_begin),
+                       static_cast<size_t>(band_->result_row_end), tile, tile_row,
+                       static_cast<size_t>(row0), static_cast<size_t>(tile_row), dtype_,
+                       ResultPixel(band_->result_row_begin, 0), result_.stride_h, stores_);
+      return;
+    }
     for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      if (schedule_.result_pixels_dense) {
-        CombineRowsTo(dtype_, ResultPixel(hi, 0), tile_row, rows, tile_row, weights, ax_h.count(hi),
-                      stores_);
-      } else {
-        float* const dst = scratch_.result.Span(0, tile_row);
-        CombineRows(dst, tile_row, rows, tile_row, weights, ax_h.count(hi));
-        StoreResultRow(hi, dst);
-      }
+      float* const dst = scratch_.result.Span(0, tile_row);
+      CombineRows(dst, tile_row, rows, tile_row, weights, ax_h.count(hi));
+      StoreResultRow(hi, dst);
     }
   }
 
@@ -543,13 +552,11 @@ class InterleavedTask {
       }
       WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, tile_row));
     }
-    const AxisRuns& ax_h = problem_.axis_h;
-    for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
-      const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
-      const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      CombineRowsTo(problem_.dtype, ResultRow(hi), tile_row, rows, tile_row, weights,
-                    ax_h.count(hi), InPlaceResultStores(schedule_));
-    }
+    CombineRowRunsTo(HeightRuns(problem_.axis_h), static_cast<size_t>(band_.result_row_begin),
+                     static_cast<size_t>(band_.result_row_end), tile,
+                     static_cast<ptrdiff_t>(tile_row), static_cast<size_t>(row0), tile_row,
+                     problem_.dtype, ResultRow(band_.result_row_begin), problem_.result.stride_h,
+                     InPlaceResultStores(schedule_));
   }
 
   // Per result row: the H pass over whole source pixel rows (read in place in any dtype), then

@@ -28,24 +28,72 @@ void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRIC
   CombineInto<DType::kFloat32>(dst, n, src, src_stride, weights, count);
 }
 
+// One result row of kResult: float32 rows go through CombineRowsImpl, 16-bit rows are rounded in
+// registers.
+template <DType kResult>
+HWY_INLINE void CombineRowTo(void* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
+                             ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                             ResultStores stores) {
+  if constexpr (kResult == DType::kFloat32) {
+    CombineRowsImpl(static_cast<float*>(dst), n, src, src_stride, weights, count, stores);
+  } else {
+    // Streamed stores need every 16-bit vector aligned; the row's partial last one is stored
+    // normally.
+    const hn::ScalableTag<float> d;
+    const bool stream = stores == ResultStores::kStreamed &&
+                        reinterpret_cast<uintptr_t>(dst) % (hn::Lanes(d) * sizeof(uint16_t)) == 0;
+    Combine<DType::kFloat32>(RoundingSink<kResult>{static_cast<uint16_t*>(dst), stream}, n, src,
+                             src_stride, weights, count);
+  }
+}
+
 void CombineRowsToImpl(DType dtype, void* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
                        ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
                        ResultStores stores) {
-  if (dtype == DType::kFloat32) {
-    return CombineRowsImpl(static_cast<float*>(dst), n, src, src_stride, weights, count, stores);
+  switch (dtype) {
+    case DType::kFloat32:
+      return CombineRowTo<DType::kFloat32>(dst, n, src, src_stride, weights, count, stores);
+    case DType::kFloat16:
+      return CombineRowTo<DType::kFloat16>(dst, n, src, src_stride, weights, count, stores);
+    case DType::kBFloat16:
+      return CombineRowTo<DType::kBFloat16>(dst, n, src, src_stride, weights, count, stores);
   }
-  // Streamed stores need every 16-bit vector aligned; the row's partial last one is stored
-  // normally.
-  const hn::ScalableTag<float> d;
-  const bool stream = stores == ResultStores::kStreamed &&
-                      reinterpret_cast<uintptr_t>(dst) % (hn::Lanes(d) * sizeof(uint16_t)) == 0;
-  uint16_t* const out = static_cast<uint16_t*>(dst);
-  if (dtype == DType::kFloat16) {
-    return Combine<DType::kFloat32>(RoundingSink<DType::kFloat16>{out, stream}, n, src, src_stride,
-                                    weights, count);
+}
+
+template <DType kResult>
+void CombineRowRunsOf(const RowRuns& runs, size_t row_begin, size_t row_end,
+                      const float* HWY_RESTRICT src, ptrdiff_t src_stride, size_t src_row0,
+                      size_t n, void* HWY_RESTRICT dst, ptrdiff_t dst_stride, ResultStores stores) {
+  using Storage = typename DTypeTraits<kResult>::Storage;
+  for (size_t i = row_begin; i < row_end; ++i) {
+    const int32_t begin = runs.weight_offset[i];
+    const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);
+    const float* const rows =
+        count > 0
+            ? src + (static_cast<ptrdiff_t>(runs.first[i]) - static_cast<ptrdiff_t>(src_row0)) *
+                        src_stride
+            : src;
+    Storage* const row =
+        static_cast<Storage*>(dst) + static_cast<ptrdiff_t>(i - row_begin) * dst_stride;
+    CombineRowTo<kResult>(row, n, rows, src_stride, runs.weights + begin, count, stores);
   }
-  Combine<DType::kFloat32>(RoundingSink<DType::kBFloat16>{out, stream}, n, src, src_stride, weights,
-                           count);
+}
+
+void CombineRowRunsToImpl(const RowRuns& runs, size_t row_begin, size_t row_end,
+                          const float* HWY_RESTRICT src, ptrdiff_t src_stride, size_t src_row0,
+                          size_t n, DType dtype, void* HWY_RESTRICT dst, ptrdiff_t dst_stride,
+                          ResultStores stores) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return CombineRowRunsOf<DType::kFloat32>(runs, row_begin, row_end, src, src_stride, src_row0,
+                                               n, dst, dst_stride, stores);
+    case DType::kFloat16:
+      return CombineRowRunsOf<DType::kFloat16>(runs, row_begin, row_end, src, src_stride, src_row0,
+                                               n, dst, dst_stride, stores);
+    case DType::kBFloat16:
+      return CombineRowRunsOf<DType::kBFloat16>(runs, row_begin, row_end, src, src_stride, src_row0,
+                                                n, dst, dst_stride, stores);
+  }
 }
 
 void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const void* src,
@@ -88,6 +136,7 @@ namespace kernels {
 
 HWY_EXPORT(CombineRowsImpl);
 HWY_EXPORT(CombineRowsToImpl);
+HWY_EXPORT(CombineRowRunsToImpl);
 HWY_EXPORT(CombineRowsFromImpl);
 HWY_EXPORT(CombineRowPairFromImpl);
 
@@ -99,6 +148,13 @@ void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, c
 void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
                    const float* weights, size_t count, ResultStores stores) {
   HWY_DYNAMIC_DISPATCH(CombineRowsToImpl)(dtype, dst, n, src, src_stride, weights, count, stores);
+}
+
+void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, const float* src,
+                      ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
+                      ptrdiff_t dst_stride, ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(CombineRowRunsToImpl)
+  (runs, row_begin, row_end, src, src_stride, src_row0, n, dtype, dst, dst_stride, stores);
 }
 
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,

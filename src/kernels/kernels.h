@@ -129,6 +129,15 @@ struct RowRuns {
   const float* weights = nullptr;
 };
 
+// The H pass of result rows [row_begin, row_end) in one call: row i is CombineRowsTo of its run
+// over float rows (source row o at src + (o - src_row0) * src_stride; a row with no run writes
+// zeros) into dst + (i - row_begin) * dst_stride elements of `dtype`, with the bits of a
+// CombineRowsTo call per row (a call per row cost as much as the arithmetic of a 128-element
+// row).
+void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, const float* src,
+                      ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
+                      ptrdiff_t dst_stride, ResultStores stores);
+
 // The planar H-first pass over result rows [row_begin, row_end), kRowGroup rows at a time: row
 // i is the H pass of its run over source rows of `dtype` (source row o at src + (o - src_row0)
 // * src_stride elements) followed by the W pass over `axis`, written to dst + (i - row_begin) *
