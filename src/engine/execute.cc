@@ -147,6 +147,31 @@ class PlanarTask {
     StoreFromFloat(problem_.dtype, row, result_w_, ResultRow(hi), problem_.result.stride_w);
   }
 
+  // Result rows [hi, hi + count) from float rows result_w apart: one call where the tensor's rows
+  // are back to back too (a call per row of 64 elements cost as much as its conversion).
+  void StoreResultRows(int64_t hi, int64_t count, const float* rows) const {
+    const PlaneView& result = problem_.result;
+    if (result.stride_w == 1 && result.stride_h == result_w_) {
+      StoreFromFloat(problem_.dtype, rows, count * result_w_, ResultRow(hi), 1);
+      return;
+    }
+    for (int64_t r = 0; r < count; ++r) StoreResultRow(hi + r, rows + r * result_w_);
+  }
+
+  // Source rows [ho, ho + count) as float rows source_w apart, in one call where the tensor's
+  // rows are back to back.
+  void LoadSourceRows(int64_t ho, int64_t count, float* rows) const {
+    const PlaneView& source = problem_.source;
+    if (source.stride_w == 1 && source.stride_h == source_w_) {
+      LoadAsFloat(problem_.dtype, SourceRow(ho), 1, count * source_w_, rows);
+      return;
+    }
+    for (int64_t r = 0; r < count; ++r) {
+      LoadAsFloat(problem_.dtype, SourceRow(ho + r), source.stride_w, source_w_,
+                  rows + r * source_w_);
+    }
+  }
+
   // H is the identity: each result row is the W pass of the source row of the same index.
   void RunWOnly() {
     if (source_direct_ && result_direct_ && !problem_.axis_w.identity) {
@@ -197,10 +222,7 @@ class PlanarTask {
         for (int64_t r0 = 0; r0 < rows; r0 += group_rows) {
           const int64_t group = std::min(group_rows, rows - r0);
           float* const source_rows = scratch_.source.Span(0, group * source_w_);
-          for (int64_t r = 0; r < group; ++r) {
-            LoadAsFloat(problem_.dtype, SourceRow(row0 + r0 + r), problem_.source.stride_w,
-                        source_w_, source_rows + r * source_w_);
-          }
+          LoadSourceRows(row0 + r0, group, source_rows);
           GatherRows(gather_, static_cast<size_t>(group), source_rows, source_w_,
                      tile_rows + r0 * result_w_, result_w_);
         }
@@ -239,11 +261,9 @@ class PlanarTask {
       stride = problem_.source.stride_h;
     } else {
       const int64_t band_rows = band_.source_row_end - row0;
-      rows = scratch_.tile.Span(0, band_rows * source_w_);
-      for (int64_t ho = row0; ho < band_.source_row_end; ++ho) {
-        LoadAsFloat(problem_.dtype, SourceRow(ho), problem_.source.stride_w, source_w_,
-                    scratch_.tile.Span((ho - row0) * source_w_, source_w_));
-      }
+      float* const tile = scratch_.tile.Span(0, band_rows * source_w_);
+      LoadSourceRows(row0, band_rows, tile);
+      rows = tile;
     }
     float* const group_rows =
         scratch_.source.Span(0, kRowGroup * kernels::GroupRowFloats(source_w_));
@@ -261,9 +281,8 @@ class PlanarTask {
       float* const result_rows = scratch_.result.Span(0, kRowGroup * result_w_);
       CombineThenGatherRows(runs, group_begin, group_end, rows_dtype, rows, stride, row0, gather_,
                             group_rows, result_rows, result_w_);
-      for (size_t hi = group_begin; hi < group_end; ++hi) {
-        StoreResultRow(static_cast<int64_t>(hi), result_rows + (hi - group_begin) * result_w_);
-      }
+      StoreResultRows(static_cast<int64_t>(group_begin),
+                      static_cast<int64_t>(group_end - group_begin), result_rows);
     }
   }
 
