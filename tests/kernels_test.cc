@@ -122,8 +122,8 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
 // Rows written in their dtype, 16-bit ones rounded in registers, give the bits of combining into
 // floats and converting with StoreFromFloat, cached and streamed, over every length around the
 // vectors and tap counts, including sums that round to a tie, overflow float16 or are NaN;
-// nothing past the row.
-TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
+// nothing past the row. One row at a time here; a band of rows below.
+TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesCombineThenStore) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const size_t elem = DTypeSize(dtype);
@@ -151,8 +151,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
           std::vector<uint8_t> storage((n + 1) * elem + 64, 0xAB);
           uint8_t* const actual =
               storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
-          kernels::CombineRowsTo(dtype, actual, n, src.data(), stride, weights.data(), count,
-                                 stores);
+          const int32_t first = 0, offsets[2] = {0, static_cast<int32_t>(count)};
+          kernels::CombineRowRunsTo(kernels::RowRuns{&first, offsets, weights.data()}, 0, 1,
+                                    src.data(), stride, 0, n, dtype, actual, 0, stores);
           kernels::FlushStreamedStores();
           ASSERT_EQ(std::memcmp(actual, expected.data(), (n + 1) * elem), 0)
               << DTypeName(dtype) << " n " << n << " count " << count
@@ -163,11 +164,11 @@ TEST_P(KernelsOnEveryTarget, CombineRowsToMatchesCombineThenStore) {
   }
 }
 
-// The H pass over a band's rows in one call gives each row the bits of its own CombineRowsTo
-// call, reading each row's run from its first source row (relative to the band's first row) and
-// writing rows dst_stride apart, every dtype, cached and streamed; rows with no run are zeros,
-// and nothing between or after the rows is touched.
-TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesARowAtATime) {
+// A band of rows in one call: each row reads its run from its first source row (relative to the
+// band's first row) and is written dst_stride elements after the previous one, with the bits of
+// combining into floats and StoreFromFloat, every dtype, cached and streamed; rows with no run
+// are zeros, and nothing between or after the rows is touched.
+TEST_P(KernelsOnEveryTarget, CombineRowRunsToRunsEveryRowOfABand) {
   // Result rows 0..6 of a band whose source rows start at row 3: runs of 2, 1, 0, 4 and 3 taps,
   // overlapping and out of order.
   const std::vector<int32_t> first = {3, 4, 0, 5, 3, 6, 4};
@@ -190,9 +191,11 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesARowAtATime) {
         for (size_t i = row_begin; i < row_end; ++i) {
           const int32_t count = offsets[i + 1] - offsets[i];
           const float* rows = count > 0 ? src.data() + (first[i] - row0) * src_stride : src.data();
-          kernels::CombineRowsTo(dtype, expected.data() + (i - row_begin) * dst_stride * elem, n,
-                                 rows, src_stride, weights.data() + offsets[i],
-                                 static_cast<size_t>(count));
+          std::vector<float> floats(n);
+          kernels::CombineRows(floats.data(), n, rows, src_stride, weights.data() + offsets[i],
+                               static_cast<size_t>(count));
+          kernels::StoreFromFloat(dtype, floats.data(), n,
+                                  expected.data() + (i - row_begin) * dst_stride * elem, 1);
         }
         kernels::CombineRowRunsTo(runs, row_begin, row_end, src.data(), src_stride, row0, n, dtype,
                                   actual, dst_stride, stores);

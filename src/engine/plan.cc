@@ -275,7 +275,7 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
     return false;
   }
   // The channels-last W pass and the plane groups' transposes stream float32 only; the H pass
-  // writing whole rows streams every dtype (CombineRowsTo).
+  // writing whole rows streams every dtype (CombineRowRunsTo).
   const bool f32 = problem.dtype == DType::kFloat32;
   if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) return f32;
   const auto plane = [](const PlaneView& view) { return view.h * view.w; };

@@ -47,19 +47,6 @@ HWY_INLINE void CombineRowTo(void* HWY_RESTRICT dst, size_t n, const float* HWY_
   }
 }
 
-void CombineRowsToImpl(DType dtype, void* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
-                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
-                       ResultStores stores) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return CombineRowTo<DType::kFloat32>(dst, n, src, src_stride, weights, count, stores);
-    case DType::kFloat16:
-      return CombineRowTo<DType::kFloat16>(dst, n, src, src_stride, weights, count, stores);
-    case DType::kBFloat16:
-      return CombineRowTo<DType::kBFloat16>(dst, n, src, src_stride, weights, count, stores);
-  }
-}
-
 template <DType kResult>
 void CombineRowRunsOf(const RowRuns& runs, size_t row_begin, size_t row_end,
                       const float* HWY_RESTRICT src, ptrdiff_t src_stride, size_t src_row0,
@@ -135,7 +122,6 @@ namespace aclnn_upsample {
 namespace kernels {
 
 HWY_EXPORT(CombineRowsImpl);
-HWY_EXPORT(CombineRowsToImpl);
 HWY_EXPORT(CombineRowRunsToImpl);
 HWY_EXPORT(CombineRowsFromImpl);
 HWY_EXPORT(CombineRowPairFromImpl);
@@ -143,11 +129,6 @@ HWY_EXPORT(CombineRowPairFromImpl);
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count, ResultStores stores) {
   HWY_DYNAMIC_DISPATCH(CombineRowsImpl)(dst, n, src, src_stride, weights, count, stores);
-}
-
-void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                   const float* weights, size_t count, ResultStores stores) {
-  HWY_DYNAMIC_DISPATCH(CombineRowsToImpl)(dtype, dst, n, src, src_stride, weights, count, stores);
 }
 
 void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, const float* src,

@@ -35,13 +35,6 @@ enum class ResultStores { kCached, kStreamed };
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count, ResultStores stores = ResultStores::kCached);
 
-// CombineRows into a result row of `dtype` (n elements from dst), 16-bit sums rounded to nearest
-// even in registers: the same bits as CombineRows into floats and StoreFromFloat, in one pass.
-// kStreamed streams the whole vectors when dst is aligned to one (16-bit vectors of at least
-// 128 bits).
-void CombineRowsTo(DType dtype, void* dst, size_t n, const float* src, ptrdiff_t src_stride,
-                   const float* weights, size_t count, ResultStores stores = ResultStores::kCached);
-
 // CombineRows over source rows of `dtype` (src_stride in elements), converted exactly in
 // registers; the same bits as converting the rows to float first and calling CombineRows.
 void CombineRowsFrom(DType dtype, float* dst, size_t n, const void* src, ptrdiff_t src_stride,
@@ -129,11 +122,13 @@ struct RowRuns {
   const float* weights = nullptr;
 };
 
-// The H pass of result rows [row_begin, row_end) in one call: row i is CombineRowsTo of its run
-// over float rows (source row o at src + (o - src_row0) * src_stride; a row with no run writes
-// zeros) into dst + (i - row_begin) * dst_stride elements of `dtype`, with the bits of a
-// CombineRowsTo call per row (a call per row cost as much as the arithmetic of a 128-element
-// row).
+// The last H pass of result rows [row_begin, row_end), written in `dtype`, in one call (a call
+// per row cost as much as the arithmetic of a 128-element row): row i (n elements at dst +
+// (i - row_begin) * dst_stride elements) is CombineRows of its run over float rows, source row
+// o at src + (o - src_row0) * src_stride (a row with no run is zeros), 16-bit sums rounded to
+// nearest even in registers: the same bits as CombineRows into floats and StoreFromFloat.
+// kStreamed streams the whole vectors of a row that starts aligned to one (16-bit vectors of at
+// least 128 bits).
 void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, const float* src,
                       ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
                       ptrdiff_t dst_stride, ResultStores stores);
