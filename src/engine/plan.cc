@@ -205,8 +205,13 @@ bool ChoosePassOrder(const ResampleProblem& problem, Layout layout, PassOrder or
     return ChooseHeightFirst(order, cost_h_first, cost_w_first);
   }
   if (layout == Layout::kChannelsLast || layout == Layout::kPlaneGroups) {
-    // Vector steps are C-vectors here: one per tap per pixel.
-    const int64_t taps_w = TapCount(problem.axis_w);
+    // Vector steps are C-vectors here: one per tap per pixel. A plane group's pixel is one or
+    // two vectors, so a W step (a pixel's gather: its run's indices and set-up around an FMA or
+    // two) costs about two H steps (whole rows of pixels, one long run of vectors). Measured on
+    // the nine small-plane cases, A/B of the two orders: the cheaper order by this count won in
+    // every one, by 2-12 %; counted alike, they all tied and ran H first.
+    const int64_t w_step = layout == Layout::kPlaneGroups ? 2 : 1;
+    const int64_t taps_w = TapCount(problem.axis_w) * w_step;
     const int64_t cost_w_first = source_h * taps_w + taps_h * result_w;
     const int64_t cost_h_first = taps_h * source_w + result_h * taps_w;
     return ChooseHeightFirst(order, cost_h_first, cost_w_first);
