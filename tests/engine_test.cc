@@ -79,13 +79,13 @@ void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
 
 // Channels-last problems combine C-vectors from 8 channels up; with 2 to 4 channels and pixels
 // back to back they deinterleave rows; NCHW problems of at least 8 groups of 16 planes whose
-// rows are at most 32 wide (and a group's pixels at most 256 KiB) run in plane groups; anything
-// else runs plane by plane.
+// result rows are at most 32 wide and source rows at most 64 (and a group's pixels at most
+// 384 KiB) run in plane groups; anything else runs plane by plane.
 Layout ExpectedLayout(const Problem& p) {
   if (!p.channels_last) {
     const int64_t group_bytes = (p.in_h * p.in_w + p.out_h * p.out_w) * 16 * 4;
     const bool grouped =
-        p.n * p.c >= 8 * 16 && std::max(p.in_w, p.out_w) <= 32 && group_bytes <= 256 * 1024;
+        p.n * p.c >= 8 * 16 && p.in_w <= 32 && p.out_w <= 64 && group_bytes <= 384 * 1024;
     return grouped ? Layout::kPlaneGroups : Layout::kPlanar;
   }
   if (p.c >= 8) return Layout::kChannelsLast;
@@ -299,11 +299,22 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
   ShapeViews(few, &g, &r);
   EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax.exact, 1).schedule.layout,
             Layout::kPlanar);
-  const Problem wide = {2, 80, 14, 33, 28, 28, false};  // a 33-wide row
+  const Problem wide = {2, 80, 14, 33, 28, 28, false};  // a 33-wide result row
   const RandomAxis ax_w = MakeRandomAxis(33, 28, 8);
   ShapeViews(wide, &g, &r);
   EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax_w.exact, 1).schedule.layout,
             Layout::kPlanar);
+  // Source rows may be up to twice the result's limit: 64 -> 32 groups, 65 -> 32 and 32 -> 64
+  // do not.
+  const auto layout_for = [&](int64_t result_w, int64_t source_w) {
+    const Problem shape = {2, 80, 14, result_w, 28, source_w, false};
+    const RandomAxis axis = MakeRandomAxis(result_w, source_w, 9);
+    ShapeViews(shape, &g, &r);
+    return BuildPlan(DType::kFloat32, g, r, ax.exact, axis.exact, 1).schedule.layout;
+  };
+  EXPECT_EQ(layout_for(32, 64), Layout::kPlaneGroups);
+  EXPECT_EQ(layout_for(32, 65), Layout::kPlanar);
+  EXPECT_EQ(layout_for(64, 32), Layout::kPlanar);
 }
 
 TEST(Engine, IdentityAxesAreSkippedAndExact) {
