@@ -150,8 +150,7 @@ class PlanarTask {
   // Result rows [hi, hi + count) from float rows result_w apart: one call where the tensor's rows
   // are back to back too (a call per row of 64 elements cost as much as its conversion).
   void StoreResultRows(int64_t hi, int64_t count, const float* rows) const {
-    const PlaneView& result = problem_.result;
-    if (result.stride_w == 1 && result.stride_h == result_w_) {
+    if (schedule_.result_planes_dense) {
       StoreFromFloat(problem_.dtype, rows, count * result_w_, ResultRow(hi), 1);
       return;
     }
@@ -161,13 +160,12 @@ class PlanarTask {
   // Source rows [ho, ho + count) as float rows source_w apart, in one call where the tensor's
   // rows are back to back.
   void LoadSourceRows(int64_t ho, int64_t count, float* rows) const {
-    const PlaneView& source = problem_.source;
-    if (source.stride_w == 1 && source.stride_h == source_w_) {
+    if (schedule_.source_planes_dense) {
       LoadAsFloat(problem_.dtype, SourceRow(ho), 1, count * source_w_, rows);
       return;
     }
     for (int64_t r = 0; r < count; ++r) {
-      LoadAsFloat(problem_.dtype, SourceRow(ho + r), source.stride_w, source_w_,
+      LoadAsFloat(problem_.dtype, SourceRow(ho + r), problem_.source.stride_w, source_w_,
                   rows + r * source_w_);
     }
   }
@@ -230,7 +228,7 @@ class PlanarTask {
     }
     const AxisRuns& ax_h = problem_.axis_h;
     if (schedule_.result_rows_native_in_place) {
-      CombineRowRunsTo(HeightRuns(problem_.axis_h), static_cast<size_t>(band_.result_row_begin),
+      CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(band_.result_row_begin),
                        static_cast<size_t>(band_.result_row_end), tile, stride,
                        static_cast<size_t>(row0), static_cast<size_t>(result_w_), problem_.dtype,
                        ResultRow(band_.result_row_begin), problem_.result.stride_h,

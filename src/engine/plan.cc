@@ -254,14 +254,16 @@ void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
   };
   schedule->source_pixels_dense = dense(problem.source);
   schedule->result_pixels_dense = dense(problem.result);
+  const auto rows_back_to_back = [](const PlaneView& view) {
+    return view.stride_w == 1 && view.stride_h == view.w;
+  };
+  schedule->source_planes_dense = rows_back_to_back(problem.source);
+  schedule->result_planes_dense = rows_back_to_back(problem.result);
   if (schedule->layout == Layout::kPlaneGroups) {
     // The channels-last passes run on the group's pixels in scratch, float32 and dense.
     schedule->source_pixels_dense = schedule->result_pixels_dense = true;
     schedule->source_rows_native_in_place = schedule->source_rows_float_in_place = false;
     schedule->result_rows_float_in_place = schedule->result_rows_native_in_place = false;
-    const auto rows_back_to_back = [](const PlaneView& view) { return view.stride_h == view.w; };
-    schedule->source_planes_dense = rows_back_to_back(problem.source);
-    schedule->result_planes_dense = rows_back_to_back(problem.result);
   }
 }
 

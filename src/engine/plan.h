@@ -107,8 +107,9 @@ struct CpuSchedule {
   // Plane groups: elements from one plane to the next (plane q is image q / C, channel q % C),
   // the same across the whole tensor.
   int64_t source_plane_stride = 0, result_plane_stride = 0;
-  // Plane groups: a plane's rows are back to back, so a group transposes in one call per
-  // direction rather than one per row.
+  // A plane's rows are back to back (unit column stride, no row padding), so a run of whole rows
+  // is one run of elements: a plane group transposes in one call per direction, and a planar
+  // task converts or rounds a row group in one call, rather than one per row.
   bool source_planes_dense = false, result_planes_dense = false;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
