@@ -35,9 +35,11 @@ struct WidthAxis {
   BlockedAxis blocked;
   kernels::GatherAxis view;
 
-  // Uniform or periodic interiors where allowed and found, else the blocked form.
-  WidthAxis(const ForwardAxis& forward, bool allow_uniform, bool allow_periodic = false)
-      : exact(Transpose(forward)) {
+  // Uniform or periodic interiors where allowed and found, else the blocked form. The axis of a
+  // backward pass (the transpose), or of a forward one (`as_gather`).
+  WidthAxis(const ForwardAxis& forward, bool allow_uniform, bool allow_periodic = false,
+            bool as_gather = false)
+      : exact(as_gather ? AsGather(forward) : Transpose(forward)) {
     const auto lanes = static_cast<int32_t>(kernels::FloatLanes());
     if (allow_uniform) {
       uniform = FindUniformInterior(exact, MinUniformInteriorLength(lanes),
@@ -78,8 +80,8 @@ BENCHMARK(BM_CombineRows)->Arg(64)->Arg(128)->Arg(512);
 
 // The W pass over kRowGroup rows of a forward in -> out axis.
 void GatherBench(benchmark::State& state, const ForwardAxis& forward, bool allow_uniform,
-                 bool allow_periodic = false) {
-  const WidthAxis axis(forward, allow_uniform, allow_periodic);
+                 bool allow_periodic = false, bool as_gather = false) {
+  const WidthAxis axis(forward, allow_uniform, allow_periodic, as_gather);
   const size_t rows = kernels::kRowGroup;
   const std::vector<float> src = RandomFloats(rows * axis.view.source_length);
   std::vector<float> dst(rows * axis.view.length);
@@ -119,6 +121,24 @@ void BM_GatherRowsBlockedEightSevenths(benchmark::State& state) {
   GatherBench(state, Bilinear(state.range(0), state.range(0) * 7 / 8), false);
 }
 BENCHMARK(BM_GatherRowsBlockedEightSevenths)->Arg(256);
+
+// Cases 18 and 23's W pass (forward 256 -> 224, bilinear and bicubic AA: runs repeating every
+// 7 results, a lane pattern per vector start): the periodic form against the blocked one.
+void BM_GatherRowsPeriodicSevenEighths(benchmark::State& state) {
+  const ForwardAxis forward = state.range(1) != 0
+                                  ? BicubicAA(state.range(0), state.range(0) * 7 / 8)
+                                  : Bilinear(state.range(0), state.range(0) * 7 / 8);
+  GatherBench(state, forward, false, true, true);
+}
+BENCHMARK(BM_GatherRowsPeriodicSevenEighths)->Args({256, 0})->Args({256, 1});
+
+void BM_GatherRowsBlockedSevenEighths(benchmark::State& state) {
+  const ForwardAxis forward = state.range(1) != 0
+                                  ? BicubicAA(state.range(0), state.range(0) * 7 / 8)
+                                  : Bilinear(state.range(0), state.range(0) * 7 / 8);
+  GatherBench(state, forward, false, false, true);
+}
+BENCHMARK(BM_GatherRowsBlockedSevenEighths)->Args({256, 0})->Args({256, 1});
 
 // The planar H-first row group: H pass of kRowGroup rows, then their W pass, for bilinear 2x
 // (forward in -> 2 * in on both axes) from `dtype` source rows.

@@ -594,44 +594,53 @@ TEST(Engine, DefaultThreadCountScalesWithTrafficAndTheSettingIsExact) {
   }
 }
 
-// A rational W ratio (8/7, the suite's 256 -> 224) plans the periodic form, alone, where its
-// period fits the target's lanes, and another form where it cannot; on every target the
-// results through both pass orders and several threads match the naive product.
+// A rational W ratio (8/7, the suite's 256 -> 224) plans the periodic form, alone: backward
+// (period 8, one lane pattern where it divides the lanes) and forward (period 7, a pattern per
+// vector start) on targets of 8 lanes or more, and whichever form costs fewer steps elsewhere;
+// on every target the results through both pass orders and several threads match the naive
+// product.
 TEST(Engine, RationalRatiosPlanAndRunThePeriodicForm) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
-  const Problem p = {2, 3, 24, 64, 21, 56, false};
-  const AxisRuns ax_h = Transpose(BuildBilinearAxis(AxisSpec{24, 21, false, 0.0}));
-  const AxisRuns ax_w = Transpose(BuildBilinearAxis(AxisSpec{64, 56, false, 0.0}));
-  PlaneView grad, result;
-  ShapeViews(p, &grad, &result);
-  const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
-  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
-  // Which form the W axis gets depends on the lanes alone, so only this part is conditional.
   const bool power_of_two = (lanes & (lanes - 1)) == 0;
-  if (power_of_two && lanes >= 8) {
-    // The period of 8 repeats inside the vector: the periodic form.
-    EXPECT_EQ(plan.schedule.w_periodic.lanes, lanes);
-    EXPECT_EQ(plan.schedule.w_periodic.period, 8);
-    EXPECT_EQ(plan.schedule.w_uniform.stride, 0);  // one vector form per axis
-    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
-  } else if (lanes > 1) {
-    // A period of 8 cannot repeat inside fewer lanes (nor inside a non-power of two), and the
-    // runs are not one uniform stride: the blocked windows carry the axis.
-    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
-    EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
-    EXPECT_EQ(plan.schedule.w_blocked.lanes, lanes);
-  } else {
-    // One lane: a block of one element is its exact run (BlockAxis never blocks), and a
-    // one-lane periodic vector takes two or three steps per tap where an exact run takes one,
-    // so neither is planned. (A stretch of two equal runs in the middle may be planned as a
-    // uniform interior of one-lane vectors.)
-    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
-    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
-  }
-  for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
-    for (int threads : {1, 3}) {
-      RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
-      RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
+  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
+  for (bool forward : {false, true}) {
+    SCOPED_TRACE(forward ? "forward 64 -> 56" : "backward 56 -> 64");
+    const ForwardAxis forward_h = BuildBilinearAxis(AxisSpec{24, 21, false, 0.0});
+    const ForwardAxis forward_w = BuildBilinearAxis(AxisSpec{64, 56, false, 0.0});
+    // Problem's "in" sizes are the result's, its "out" sizes the source's.
+    const Problem p =
+        forward ? Problem{2, 3, 21, 56, 24, 64, false} : Problem{2, 3, 24, 64, 21, 56, false};
+    const AxisRuns ax_h = forward ? AsGather(forward_h) : Transpose(forward_h);
+    const AxisRuns ax_w = forward ? AsGather(forward_w) : Transpose(forward_w);
+    PlaneView grad, result;
+    ShapeViews(p, &grad, &result);
+    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+    // Which form the W axis gets depends on the lanes alone, so only this part is conditional.
+    const PeriodicInterior& periodic = plan.schedule.w_periodic;
+    // The runs are not one uniform stride wider than a lane.
+    if (lanes > 1) EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
+    if (power_of_two && lanes >= 8) {
+      EXPECT_EQ(periodic.lanes, lanes);
+      EXPECT_EQ(periodic.period, forward ? 7 : 8);
+      EXPECT_EQ(periodic.patterns, forward ? 7 : 1);
+      EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);  // one vector form per axis
+    } else if (lanes > 1) {
+      // Four lanes take two loads per vector, a permute and a blend per tap, against a window
+      // of about five columns per blocked vector: the cheaper of the two, never both.
+      EXPECT_NE(periodic.lanes > 0, plan.schedule.w_blocked.lanes > 0);
+    } else {
+      // One lane: a block of one element is its exact run (BlockAxis never blocks), and a
+      // one-lane periodic vector takes two or three steps per tap where an exact run takes
+      // one, so neither is planned. (A stretch of two equal runs in the middle may be planned
+      // as a uniform interior of one-lane vectors.)
+      EXPECT_EQ(periodic.lanes, 0);
+      EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
+    }
+    for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+      for (int threads : {1, 3}) {
+        RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
+        RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
+      }
     }
   }
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -419,14 +420,16 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
   }
 }
 
-// Ratios whose runs repeat every `period` result elements (8/7 as in the suite's 256 -> 224,
-// 4/3, 1.5x upsampling, downsampling by 2 and 4, and period-1 strides the uniform form does not
-// carry) give periodic interiors wherever the period divides this target's lanes. The
-// vectorised interior must equal the exact runs bit for bit, NaN and Inf included (a lane with
-// a short run must not touch its padding taps), over several rows, and never read outside the
-// source rows (they are exactly as long as the axis says, for AddressSanitizer). Lengths run
-// to past 8 vectors of this target, so that each period that divides its lanes is found and
-// run, with one source load per vector and with two, over several vectors.
+// Ratios whose runs repeat every `period` result elements give periodic interiors on every
+// power-of-two target: 8/7 as in the suite's 256 -> 224 (period 8 backward, 7 forward), 4/3,
+// 1.5x upsampling, downsampling by 2 and 4, 5/3, and period-1 strides the uniform form does
+// not carry; both the transposed axis (a backward pass) and the axis itself (a forward one).
+// Periods that divide the lanes have one lane pattern; the others (3, 5 and 7 everywhere, 8 on
+// four lanes) one per vector start. The vectorised interior must equal the exact runs bit for
+// bit, NaN and Inf included (a lane with a short run must not touch its padding taps), over
+// several rows, and never read outside the source rows (they are exactly as long as the axis
+// says, for AddressSanitizer). Lengths run to past 8 vectors of this target, so that each
+// period is found and run, with one source load per vector and with two, over several vectors.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns) {
   const int64_t lanes = TargetLanes();
   // The kernels find a tap's lane with a mask, so only power-of-two lanes have the form (SVE
@@ -435,68 +438,118 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
   struct Ratio {
     int64_t period, shift;  // result elements per period, source columns per period
   };
-  std::vector<int> axes_with_period(static_cast<size_t>(lanes) + 1, 0);  // a period divides lanes
+  std::vector<int> axes_with_period(kMaxPeriod + 1, 0);
   int one_load_axes = 0, two_load_axes = 0, several_vector_axes = 0, overhang_axes = 0;
-  for (const Ratio ratio : {Ratio{8, 7}, Ratio{4, 3}, Ratio{2, 3}, Ratio{2, 1}, Ratio{4, 1},
-                            Ratio{8, 5}, Ratio{1, 5}, Ratio{1, 6}}) {
+  int several_pattern_axes = 0, several_pattern_overhang_axes = 0;
+  for (const Ratio ratio :
+       {Ratio{8, 7}, Ratio{7, 8}, Ratio{4, 3}, Ratio{3, 4}, Ratio{2, 3}, Ratio{3, 2}, Ratio{2, 1},
+        Ratio{4, 1}, Ratio{8, 5}, Ratio{5, 3}, Ratio{1, 5}, Ratio{1, 6}}) {
     for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
       for (bool bicubic : {false, true}) {
-        const AxisSpec spec{ratio.period * periods, ratio.shift * periods, false, 0.0};
-        const AxisRuns exact =
-            Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
-        const PeriodicInterior periodic =
-            FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1);
-        if (!power_of_two) {
-          ASSERT_EQ(periodic.lanes, 0);
-          continue;
-        }
-        if (periodic.lanes == 0) continue;
-        ASSERT_EQ(periodic.lanes, lanes);
-        ASSERT_EQ(lanes % periodic.period, 0);
-        ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes + periodic.overhang,
-                  exact.result_size);
-        ASSERT_LT(periodic.overhang, lanes);
-        ASSERT_EQ(periodic.overhang % periodic.period, 0);
-        if (periodic.overhang > 0) ++overhang_axes;
-        ++axes_with_period[periodic.period];
-        ++(periodic.span > lanes ? two_load_axes : one_load_axes);
-        if (periodic.vectors >= 2) ++several_vector_axes;
-        const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
-        const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
-        const int64_t width = exact.source_size, length = exact.result_size;
-        for (int poison = 0; poison < 3; ++poison) {
-          constexpr int64_t kRows = 3;
-          std::vector<float> src = Random(kRows * width, 60 + poison);
-          if (poison == 1) src[width + width / 2] = NAN;
-          if (poison == 2) {
-            src[0] = INFINITY;
-            src[kRows * width - 1] = NAN;
+        for (bool transposed : {true, false}) {
+          // Either way `period` result elements per `shift` source columns.
+          const AxisSpec spec = transposed
+                                    ? AxisSpec{ratio.period * periods, ratio.shift * periods}
+                                    : AxisSpec{ratio.shift * periods, ratio.period * periods};
+          const ForwardAxis forward = bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
+          const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
+          const PeriodicInterior periodic = FindPeriodicInterior(exact, static_cast<int32_t>(lanes),
+                                                                 kernels::kMaxPeriodicTaps, 1);
+          if (!power_of_two) {
+            ASSERT_EQ(periodic.lanes, 0);
+            continue;
           }
-          std::vector<float> expected(kRows * length), actual(kRows * length);
-          kernels::GatherRows(view, kRows, src.data(), width, expected.data(), length);
-          kernels::GatherRows(fast, kRows, src.data(), width, actual.data(), length);
-          for (int64_t i = 0; i < kRows * length; ++i) {
-            ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
-                << "ratio " << ratio.period << "/" << ratio.shift << " periods " << periods
-                << (bicubic ? " bicubic" : " bilinear") << " row " << i / length << " i "
-                << i % length;
+          if (periodic.lanes == 0) continue;
+          const std::string where = "ratio " + std::to_string(ratio.period) + "/" +
+                                    std::to_string(ratio.shift) + " periods " +
+                                    std::to_string(periods) + (bicubic ? " bicubic" : " bilinear") +
+                                    (transposed ? " transposed" : " gather");
+          ASSERT_EQ(periodic.lanes, lanes) << where;
+          ASSERT_LE(periodic.period, kMaxPeriod) << where;
+          const int64_t starts = std::gcd(int64_t{periodic.period}, lanes);
+          ASSERT_EQ(periodic.patterns, periodic.period / starts) << where;
+          ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes + periodic.overhang,
+                    exact.result_size)
+              << where;
+          ASSERT_LT(periodic.overhang, lanes) << where;
+          ASSERT_EQ(periodic.overhang % starts, 0) << where;
+          if (periodic.overhang > 0) ++overhang_axes;
+          ++axes_with_period[periodic.period];
+          ++(periodic.span > lanes ? two_load_axes : one_load_axes);
+          if (periodic.vectors >= 2) ++several_vector_axes;
+          if (periodic.patterns > 1) {
+            ++several_pattern_axes;
+            if (periodic.overhang > 0 && periodic.overhang_pattern > 0) {
+              ++several_pattern_overhang_axes;
+            }
+          }
+          const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+          const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
+          const int64_t width = exact.source_size, length = exact.result_size;
+          for (int poison = 0; poison < 3; ++poison) {
+            constexpr int64_t kRows = 3;
+            std::vector<float> src = Random(kRows * width, 60 + poison);
+            if (poison == 1) src[width + width / 2] = NAN;
+            if (poison == 2) {
+              src[0] = INFINITY;
+              src[kRows * width - 1] = NAN;
+            }
+            std::vector<float> expected(kRows * length), actual(kRows * length);
+            kernels::GatherRows(view, kRows, src.data(), width, expected.data(), length);
+            kernels::GatherRows(fast, kRows, src.data(), width, actual.data(), length);
+            for (int64_t i = 0; i < kRows * length; ++i) {
+              ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+                  << where << " row " << i / length << " i " << i % length;
+            }
           }
         }
       }
     }
   }
   if (!power_of_two) return;
-  // One lane can only hold period 1; wider targets hold every listed period that divides their
-  // lanes (period 1 there would be a uniform stride, which these ratios do not have).
-  for (int period = 1; period <= 8; period *= 2) {
-    const bool fits = lanes == 1 ? period == 1 : period > 1 && lanes % period == 0;
-    if (fits) EXPECT_GT(axes_with_period[period], 0) << "period " << period;
+  // Every listed period is found, whether or not it divides the lanes (periods 1 and 6 would
+  // be uniform strides, which these ratios do not have; a shorter period that holds over a
+  // short stretch of the axis must not win over the axis's own).
+  for (int period : {2, 3, 4, 5, 7, 8}) {
+    EXPECT_GT(axes_with_period[period], 0) << "period " << period;
   }
   EXPECT_GT(one_load_axes, 0);
   EXPECT_GT(two_load_axes, 0);
   EXPECT_GT(several_vector_axes, 0);
-  // Interiors that end between whole vectors run one more, overlapping vector there.
-  if (lanes > 1) EXPECT_GT(overhang_axes, 0);
+  EXPECT_GT(several_pattern_axes, 0);
+  // Interiors that end between whole vectors run one more, overlapping vector there, which for
+  // periods that do not divide the lanes has a pattern of its own.
+  if (lanes > 1) {
+    EXPECT_GT(overhang_axes, 0);
+    EXPECT_GT(several_pattern_overhang_axes, 0);
+  }
+}
+
+// The forward 256 -> 224 (bilinear and bicubic AA, the suite's cases 18 and 23) repeats every
+// 7 results, which no power-of-two vector holds whole: one lane pattern per vector start, 7 of
+// them on every target, each within two loads.
+TEST(PeriodicInterior, FoundForSevenEighthsWithAPatternPerStart) {
+  for (bool bicubic : {false, true}) {
+    const AxisSpec spec{256, 224, false, 0.0};
+    const AxisRuns axis = AsGather(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+    for (int32_t lanes : {4, 8, 16}) {
+      const PeriodicInterior periodic = FindPeriodicInterior(axis, lanes, 8, 2);
+      ASSERT_EQ(periodic.lanes, lanes);
+      EXPECT_EQ(periodic.period, 7);
+      EXPECT_EQ(periodic.shift, 8);
+      EXPECT_EQ(periodic.patterns, 7);
+      EXPECT_LE(periodic.span, 2 * lanes);
+      EXPECT_GE(int64_t{periodic.vectors} * lanes, 224 - 2 * lanes);
+      // Seven vectors later the starts repeat, eight source columns per period further on.
+      int32_t pattern = 0, advance = 0;
+      for (int m = 0; m < 7; ++m) {
+        advance += periodic.base_step[static_cast<size_t>(pattern)];
+        pattern = periodic.next_pattern[static_cast<size_t>(pattern)];
+      }
+      EXPECT_EQ(pattern, 0);
+      EXPECT_EQ(advance, lanes * 8);
+    }
+  }
 }
 
 // The suite's case 4 (bilinear 256 -> 224) repeats every 8 results over its whole length, with
@@ -509,7 +562,8 @@ TEST(PeriodicInterior, FoundForEightSeventhsWhereThePeriodFitsTheLanes) {
     const PeriodicInterior periodic = FindPeriodicInterior(axis, lanes, 8, 2);
     EXPECT_EQ(periodic.lanes, lanes);
     EXPECT_EQ(periodic.period, 8);
-    EXPECT_EQ(periodic.step, 7 * lanes / 8);
+    EXPECT_EQ(periodic.patterns, 1);
+    EXPECT_EQ(periodic.base_step[0], 7 * lanes / 8);
     EXPECT_EQ(periodic.taps, 2);
     EXPECT_LE(periodic.span, lanes);
     EXPECT_GE(int64_t{periodic.vectors} * lanes, 256 - 2 * lanes);

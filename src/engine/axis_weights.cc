@@ -1,6 +1,8 @@
 #include "engine/axis_weights.h"
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 
 namespace aclnn_upsample {
 
@@ -166,73 +168,133 @@ UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, in
   return uniform;
 }
 
-PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors) {
-  const int32_t length = axis.result_size;
-  // Power-of-two lanes only: the kernels find a tap's lane with a mask.
-  if (lanes < 1 || (lanes & (lanes - 1)) != 0) return {};
-  if (min_vectors < 1 || length < int64_t{lanes} * min_vectors) return {};
-  const int32_t middle = (length - 1) / 2;
-  for (int32_t period = 1; period <= lanes; period *= 2) {
-    if (lanes % period != 0 || middle + period >= length) continue;
-    const int32_t shift = axis.first[middle + period] - axis.first[middle];
-    // Whether index i's run is index (i + period)'s shifted back by `shift`.
-    auto repeats = [&](int32_t i) {
-      const int32_t count = axis.count(i);
-      return count == axis.count(i + period) && count <= max_taps &&
-             (count == 0 || axis.first[i + period] == axis.first[i] + shift) &&
-             std::equal(axis.weights.data() + axis.weight_offset[i],
-                        axis.weights.data() + axis.weight_offset[i] + count,
-                        axis.weights.data() + axis.weight_offset[i + period]);
-    };
-    // [begin, end) holds runs that all repeat: every index in it shares its phase's run.
-    int32_t begin = middle, end = middle;
-    while (begin > 0 && repeats(begin - 1)) --begin;
-    while (end + period < length && repeats(end)) ++end;
-    end += period;  // the last period's runs are the images of the one before
-    if (end - begin < int64_t{lanes} * min_vectors) continue;
+namespace {
 
-    PeriodicInterior periodic;
-    periodic.lanes = lanes;
-    periodic.period = period;
-    periodic.begin = begin;
-    periodic.step = shift * (lanes / period);
-    int32_t lowest = axis.source_size, highest = -1, taps = 0;
+// The periodic interior of `period` around the middle of the axis (FindPeriodicInterior), or
+// none (lanes == 0).
+PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_t lanes,
+                                    int32_t max_taps, int32_t min_vectors) {
+  const int32_t length = axis.result_size;
+  const int32_t middle = (length - 1) / 2;
+  if (middle + period >= length) return {};
+  const int32_t shift = axis.first[middle + period] - axis.first[middle];
+  // Whether index i's run is index (i + period)'s shifted back by `shift`.
+  auto repeats = [&](int32_t i) {
+    const int32_t count = axis.count(i);
+    return count == axis.count(i + period) && count <= max_taps &&
+           (count == 0 || axis.first[i + period] == axis.first[i] + shift) &&
+           std::equal(axis.weights.data() + axis.weight_offset[i],
+                      axis.weights.data() + axis.weight_offset[i] + count,
+                      axis.weights.data() + axis.weight_offset[i + period]);
+  };
+  // [begin, end) holds runs that all repeat: every index in it shares its phase's run.
+  int32_t begin = middle, end = middle;
+  while (begin > 0 && repeats(begin - 1)) --begin;
+  while (end + period < length && repeats(end)) ++end;
+  end += period;  // the last period's runs are the images of the one before
+  const int64_t vectors = (end - begin) / lanes;
+  if (vectors < min_vectors) return {};
+
+  // Index begin + j's run is the run of begin + j % period shifted by j / period periods.
+  const auto first_at = [&](int64_t j) {
+    return axis.first[begin + j % period] + static_cast<int32_t>(j / period) * shift;
+  };
+  const auto count_at = [&](int64_t j) { return axis.count(begin + j % period); };
+  // A vector may start at any multiple of the gcd of the period and the lanes within the
+  // period; each such start has its own lane pattern.
+  const int32_t starts = std::gcd(period, lanes);
+  const int32_t patterns = period / starts;
+  // The lowest column the vector starting at j reads (its base), or -1 without taps.
+  const auto lowest_at = [&](int64_t j) {
+    int32_t lowest = -1;
     for (int32_t l = 0; l < lanes; ++l) {
-      const int32_t count = axis.count(begin + l);
-      if (count == 0) continue;
-      lowest = std::min(lowest, axis.first[begin + l]);
-      highest = std::max(highest, axis.first[begin + l] + count - 1);
-      taps = std::max(taps, count);
-    }
-    if (taps == 0 || highest - lowest + 1 > 2 * lanes) continue;
-    periodic.base = lowest;
-    periodic.taps = taps;
-    periodic.span = highest - lowest + 1;
-    periodic.counts.assign(lanes, 0);
-    periodic.index.assign(static_cast<size_t>(taps) * lanes, 0);
-    periodic.weights.assign(static_cast<size_t>(taps) * lanes, 0.0f);
-    for (int32_t l = 0; l < lanes; ++l) {
-      const int32_t count = axis.count(begin + l);
-      periodic.counts[l] = count;
-      for (int32_t k = 0; k < count; ++k) {
-        periodic.index[k * lanes + l] = axis.first[begin + l] + k - lowest;
-        periodic.weights[k * lanes + l] = axis.weights[axis.weight_offset[begin + l] + k];
+      if (count_at(j + l) > 0 && (lowest < 0 || first_at(j + l) < lowest)) {
+        lowest = first_at(j + l);
       }
     }
-    // Whole vectors inside the interior, including those whose loads (one or two vectors from
-    // the base) would leave the row: the kernel loads those from a padded copy. (Excluding them
-    // instead left a vector of each row to the scalar exact gather, 16 columns of 128 on
-    // AVX-512, which ran behind AVX2's 8: bench/RESULTS.md.)
-    const int64_t vectors = (end - begin) / lanes;
-    if (vectors < min_vectors) continue;
-    periodic.vectors = static_cast<int32_t>(vectors);
-    const int64_t rest = (end - begin) - vectors * lanes;
-    periodic.overhang = static_cast<int32_t>(rest / period * period);
-    periodic.overhang_step = periodic.overhang / period * shift;
-    return periodic;
+    return lowest;
+  };
+  PeriodicInterior periodic;
+  periodic.lanes = lanes;
+  periodic.period = period;
+  periodic.shift = shift;
+  periodic.begin = begin;
+  periodic.patterns = patterns;
+  int32_t taps = 0, span = 0;
+  std::vector<int32_t> bases(static_cast<size_t>(patterns));
+  for (int32_t t = 0; t < patterns; ++t) {
+    const int64_t start = int64_t{t} * starts;
+    bases[t] = lowest_at(start);
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int32_t count = count_at(start + l);
+      if (count == 0) continue;
+      taps = std::max(taps, count);
+      span = std::max(span, first_at(start + l) + count - bases[t]);
+    }
   }
-  return {};
+  if (taps == 0 || span > 2 * lanes || std::find(bases.begin(), bases.end(), -1) != bases.end()) {
+    return {};
+  }
+  periodic.base = bases[0];
+  periodic.taps = taps;
+  periodic.span = span;
+  const auto table = [&](int32_t t, int32_t k, int32_t l) {
+    return (static_cast<size_t>(t) * taps + k) * lanes + l;
+  };
+  periodic.counts.assign(static_cast<size_t>(patterns) * lanes, 0);
+  periodic.index.assign(static_cast<size_t>(patterns) * taps * lanes, 0);
+  periodic.weights.assign(static_cast<size_t>(patterns) * taps * lanes, 0.0f);
+  periodic.next_pattern.resize(static_cast<size_t>(patterns));
+  periodic.base_step.resize(static_cast<size_t>(patterns));
+  for (int32_t t = 0; t < patterns; ++t) {
+    const int64_t start = int64_t{t} * starts;
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int32_t count = count_at(start + l);
+      const int32_t offset = axis.weight_offset[begin + (start + l) % period];
+      periodic.counts[static_cast<size_t>(t) * lanes + l] = count;
+      for (int32_t k = 0; k < count; ++k) {
+        periodic.index[table(t, k, l)] = first_at(start + l) + k - bases[t];
+        periodic.weights[table(t, k, l)] = axis.weights[offset + k];
+      }
+    }
+    // The next vector starts `lanes` later: its start within the period and its base.
+    const int64_t next = start + lanes;
+    periodic.next_pattern[t] = static_cast<int32_t>(next % period) / starts;
+    periodic.base_step[t] =
+        bases[periodic.next_pattern[t]] + static_cast<int32_t>(next / period) * shift - bases[t];
+  }
+  // Whole vectors inside the interior, including those whose loads (one or two vectors from
+  // the base) would leave the row: the kernel loads those from a padded copy. (Excluding them
+  // instead left a vector of each row to the scalar exact gather, 16 columns of 128 on
+  // AVX-512, which ran behind AVX2's 8: bench/RESULTS.md.)
+  periodic.vectors = static_cast<int32_t>(vectors);
+  const int64_t rest = (end - begin) - vectors * lanes;
+  periodic.overhang = static_cast<int32_t>(rest / starts * starts);
+  const int64_t overhang_start = (vectors - 1) * lanes + periodic.overhang;
+  periodic.overhang_pattern = static_cast<int32_t>(overhang_start % period) / starts;
+  periodic.overhang_base =
+      bases[periodic.overhang_pattern] + static_cast<int32_t>(overhang_start / period) * shift;
+  return periodic;
+}
+
+}  // namespace
+
+PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
+                                      int32_t min_vectors) {
+  // Power-of-two lanes only: the kernels find a tap's lane with a mask.
+  if (lanes < 1 || (lanes & (lanes - 1)) != 0) return {};
+  if (min_vectors < 1 || axis.result_size < int64_t{lanes} * min_vectors) return {};
+  // The period with the most vectors: a short one can hold over a short stretch of a longer
+  // one's axis (runs of 8/7 rounding alike for four indices), and a multiple of the true
+  // period repeats too, so a longer period replaces a shorter one only with more vectors.
+  PeriodicInterior best;
+  for (int32_t period = 1; period <= kMaxPeriod; ++period) {
+    PeriodicInterior periodic = PeriodicInteriorOf(axis, period, lanes, max_taps, min_vectors);
+    if (periodic.lanes > 0 && (best.lanes == 0 || periodic.vectors > best.vectors)) {
+      best = std::move(periodic);
+    }
+  }
+  return best;
 }
 
 }  // namespace aclnn_upsample

@@ -121,34 +121,46 @@ inline int32_t MinUniformInteriorLength(size_t lanes) { return static_cast<int32
 UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, int32_t max_stride,
                                     int32_t max_taps);
 
-// Where runs repeat with a period of `period` input indices (a divisor of the vector lanes),
-// shifted by a constant number of output indices per period: the interior of a rational
-// resampling ratio such as 256/224 = 8/7. Every vector of `lanes` consecutive input indices
-// from `begin` then has the same lane pattern: lane l's tap k is output index
-// base + m * step + index[k * lanes + l] for vector m, with weight weights[k * lanes + l]; taps
-// at or past a lane's run length (counts[l]) are not part of it. A vector reads `span` output
-// indices from its base, at most two vectors' worth.
+// Where runs repeat with a period of `period` input indices, shifted by `shift` output indices
+// per period: the interior of a rational resampling ratio such as 256/224 = 8/7 (period 8 in a
+// backward pass, 7 in the forward one), or downsampling by 2. A vector of `lanes` consecutive
+// input indices from `begin` has one of `patterns` lane patterns, fixed by where it starts
+// within the period: one pattern where the period divides the lanes, else one per start a
+// multiple of gcd(period, lanes) (7 for 7 on 16 lanes). Pattern t's lane l's tap k is output
+// index base + index[(t * taps + k) * lanes + l] with weight weights[(t * taps + k) * lanes + l],
+// for taps k below counts[t * lanes + l] (0 past a lane's run). Vector 0 has pattern 0 and base
+// `base`; a vector of pattern t is followed by one of pattern next_pattern[t] whose base is
+// base_step[t] further on. A vector reads `span` output indices from its base, at most two
+// vectors' worth.
 struct PeriodicInterior {
   int32_t lanes = 0;  // 0: none found
-  int32_t period = 0;
+  int32_t period = 0, shift = 0;
   int32_t begin = 0, vectors = 0;
-  // Where the interior runs `overhang` elements (a multiple of the period, less than `lanes`)
-  // past the whole vectors, one more vector ends there, overlapping the last whole one: its
-  // elements start `overhang` after the last whole vector's, its base `overhang_step` columns
-  // after that vector's base, with the same lane pattern. Without it, up to lanes - 1 elements
-  // of each row went to the scalar exact gather: 15 of 128 on AVX-512 (8/7 and 2x ratios), twice
-  // AVX2's 7, and AVX-512 ran behind AVX2 on those cases.
-  int32_t overhang = 0, overhang_step = 0;
-  int32_t base = 0, step = 0;
+  int32_t patterns = 0;
+  // Where the interior runs `overhang` elements (less than `lanes`) past the whole vectors, one
+  // more vector ends there, overlapping the last whole one: its elements start `overhang` after
+  // the last whole vector's, with pattern overhang_pattern and base overhang_base (an output
+  // index). Without it, up to lanes - 1 elements of each row went to the scalar exact gather:
+  // 15 of 128 on AVX-512 (8/7 and 2x ratios), twice AVX2's 7, and AVX-512 ran behind AVX2 on
+  // those cases.
+  int32_t overhang = 0, overhang_pattern = 0, overhang_base = 0;
+  int32_t base = 0;
   int32_t taps = 0, span = 0;
-  VectorData<int32_t> counts;  // per lane
-  VectorData<int32_t> index;   // taps x lanes
-  VectorData<float> weights;   // taps x lanes (0 past a lane's run)
+  std::vector<int32_t> next_pattern;  // per pattern
+  std::vector<int32_t> base_step;     // per pattern
+  VectorData<int32_t> counts;         // patterns x lanes
+  VectorData<int32_t> index;          // patterns x taps x lanes
+  VectorData<float> weights;          // patterns x taps x lanes (0 past a lane's run)
 };
 
+// The longest period FindPeriodicInterior looks for: every pattern's tables are loaded per
+// vector, so their size (patterns x taps x lanes x 8 bytes: 4.4 KiB for the forward 8/7 bicubic
+// AA axis on AVX-512, 7 patterns of 5 taps) must stay well inside L1.
+inline constexpr int32_t kMaxPeriod = 16;
+
 // Finds the periodic interior around the middle of the axis for `lanes`-wide vectors (a power
-// of two, else none), with at most `max_taps` taps per run and at least `min_vectors` whole
-// vectors; the smallest period that divides `lanes` wins.
+// of two, else none), with a period of at most kMaxPeriod, at most `max_taps` taps per run and
+// at least `min_vectors` whole vectors; the smallest period wins.
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors);
 

@@ -31,10 +31,13 @@ inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformIn
     axis.periodic_lanes = periodic->lanes;
     axis.periodic_begin = periodic->begin;
     axis.periodic_vectors = periodic->vectors;
+    axis.periodic_patterns = periodic->patterns;
     axis.periodic_overhang = periodic->overhang;
-    axis.periodic_overhang_step = periodic->overhang_step;
+    axis.periodic_overhang_pattern = periodic->overhang_pattern;
+    axis.periodic_overhang_base = periodic->overhang_base;
     axis.periodic_base = periodic->base;
-    axis.periodic_step = periodic->step;
+    axis.periodic_next_pattern = periodic->next_pattern.data();
+    axis.periodic_base_step = periodic->base_step.data();
     axis.periodic_taps = periodic->taps;
     axis.periodic_span = periodic->span;
     axis.periodic_counts = periodic->counts.data();

@@ -297,11 +297,11 @@ HWY_INLINE V SelectColumns(D d, V low, V high, VI column, VI lane_of, VI lanes_v
   return x;
 }
 
-// The periodic form: every vector of the interior has the same lane pattern (kernels.h), so
-// its taps are one or two plain loads from the vector's base, permuted into lanes. A lane whose
-// run is shorter than the longest keeps its sum through the extra taps (a blend, not a multiply
-// by 0), so each lane sees exactly its run's operations in GatherExact's order: the bits are
-// the exact runs', NaN and Inf included.
+// The periodic form: every vector of the interior has one of a few lane patterns (kernels.h),
+// so its taps are one or two plain loads from the vector's base, permuted into lanes. A lane
+// whose run is shorter than the longest keeps its sum through the extra taps (a blend, not a
+// multiply by 0), so each lane sees exactly its run's operations in GatherExact's order: the
+// bits are the exact runs', NaN and Inf included.
 template <int kTaps, bool kTwoLoads>
 void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                         float* dst, ptrdiff_t dst_stride) {
@@ -310,20 +310,29 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   const auto lanes = static_cast<int32_t>(hn::Lanes(d));
   const auto lane_of = hn::Set(di, lanes - 1);  // lanes is a power of two
   const auto lanes_v = hn::Set(di, lanes);
-  const auto counts = hn::LoadU(di, axis.periodic_counts);
+  // The axis's tables in locals: the compiler cannot tell that the stores to dst leave them be.
+  const int32_t patterns = axis.periodic_patterns;
+  const int32_t* HWY_RESTRICT counts = axis.periodic_counts;
   const int32_t* HWY_RESTRICT index = axis.periodic_index;
   const float* HWY_RESTRICT weights = axis.periodic_weights;
+  const int32_t* HWY_RESTRICT next_pattern = axis.periodic_next_pattern;
+  const int32_t* HWY_RESTRICT base_step = axis.periodic_base_step;
+  const int32_t first_base = axis.periodic_base;
+  const ptrdiff_t table_taps = static_cast<ptrdiff_t>(kTaps) * lanes;
   // Taps below every lane's run length need no blend.
-  const int32_t all_in_run = *std::min_element(axis.periodic_counts, axis.periodic_counts + lanes);
+  const int32_t all_in_run = *std::min_element(counts, counts + patterns * lanes);
   const int64_t loaded = kTwoLoads ? 2 * lanes : lanes;
   const auto source_length = static_cast<int64_t>(axis.source_length);
   constexpr size_t kMaxLoaded = 2 * HWY_MAX_BYTES / sizeof(float);
   HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
-  // The vector whose lanes read from source column `start` of `src_row` (base included), into
-  // `out`, loaded from a padded copy where its whole-vector loads would pass the row's end (the
-  // last vectors of a row, and the overhang's). The taps never do, so whatever the buffer holds
-  // past the copied columns is loaded but never selected.
-  const auto vector_at = [&](const float* src_row, int64_t start, float* out) {
+  // The vector whose lanes read from column `start` of `src_row` (its base) on, with a lane
+  // pattern's run lengths and tables, into `out`; loaded from a padded copy where its
+  // whole-vector loads would pass the row's end (the last vectors of a row, and the
+  // overhang's). The taps never do, so whatever the buffer holds past the copied columns is
+  // loaded but never selected.
+  const auto vector_at = [&](const float* src_row, int64_t start, decltype(lanes_v) pattern_counts,
+                             const int32_t* HWY_RESTRICT pattern_index,
+                             const float* HWY_RESTRICT pattern_weights, float* out) {
     const float* base = src_row + start;
     if (start + loaded > source_length) {
       std::copy(base, base + std::min(source_length - start, loaded), padded);
@@ -334,28 +343,44 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
     const auto high = kTwoLoads ? hn::LoadU(d, base + lanes) : low;
     auto acc = hn::Zero(d);
     for (int k = 0; k < kTaps; ++k) {
-      const auto column = hn::LoadU(di, index + k * lanes);
+      const auto column = hn::LoadU(di, pattern_index + k * lanes);
       const auto x = SelectColumns<kTwoLoads>(d, low, high, column, lane_of, lanes_v);
-      const auto w = hn::LoadU(d, weights + k * lanes);
+      const auto w = hn::LoadU(d, pattern_weights + k * lanes);
       const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
-      acc = k < all_in_run
-                ? sum
-                : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), counts)), sum, acc);
+      acc =
+          k < all_in_run
+              ? sum
+              : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), pattern_counts)), sum, acc);
     }
     hn::StoreU(acc, d, out);
   };
+  // The same with pattern `pattern`'s tables.
+  const auto vector_of = [&](const float* src_row, int64_t start, int32_t pattern, float* out) {
+    vector_at(src_row, start, hn::LoadU(di, counts + static_cast<ptrdiff_t>(pattern) * lanes),
+              index + pattern * table_taps, weights + pattern * table_taps, out);
+  };
   const int32_t last = axis.periodic_vectors - 1;
-  const int64_t overhang_start = int64_t{axis.periodic_base} + int64_t{last} * axis.periodic_step +
-                                 axis.periodic_overhang_step;
   for (size_t row = 0; row < rows; ++row) {
     const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
     float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
-    for (int32_t m = 0; m <= last; ++m) {
-      vector_at(src_row, int64_t{axis.periodic_base} + int64_t{m} * axis.periodic_step,
-                out + static_cast<ptrdiff_t>(m) * lanes);
+    if (patterns == 1) {  // one pattern: a constant step, the same tables
+      const int64_t step = base_step[0];
+      const auto pattern_counts = hn::LoadU(di, counts);
+      for (int32_t m = 0; m <= last; ++m) {
+        vector_at(src_row, first_base + m * step, pattern_counts, index, weights,
+                  out + static_cast<ptrdiff_t>(m) * lanes);
+      }
+    } else {
+      int64_t start = first_base;
+      int32_t pattern = 0;
+      for (int32_t m = 0; m <= last; ++m) {
+        vector_of(src_row, start, pattern, out + static_cast<ptrdiff_t>(m) * lanes);
+        start += base_step[pattern];
+        pattern = next_pattern[pattern];
+      }
     }
     if (axis.periodic_overhang > 0) {
-      vector_at(src_row, overhang_start,
+      vector_of(src_row, axis.periodic_overhang_base, axis.periodic_overhang_pattern,
                 out + static_cast<ptrdiff_t>(last) * lanes + axis.periodic_overhang);
     }
   }

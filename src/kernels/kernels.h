@@ -68,12 +68,16 @@ inline constexpr int32_t kMaxPeriodicTaps = 8;
 //    sum_{k < count} uniform_weights[k] * src[stride * i + uniform_shift + k] (the same runs,
 //    written once), with stride 1 to kMaxUniformStride and at most kMaxUniformTaps taps.
 //  - Optionally a periodic interior, for vectors of exactly periodic_lanes elements: vector m
-//    covers elements periodic_begin + m * lanes + l (l < lanes, m < periodic_vectors) and reads
-//    source columns from periodic_base + m * periodic_step; lane l's tap k (k <
-//    periodic_counts[l]) is column periodic_index[k * lanes + l] from there with weight
-//    periodic_weights[k * lanes + l]. At most kMaxPeriodicTaps taps and 2 * lanes columns.
-//    With periodic_overhang > 0, one more vector covers elements periodic_overhang after the
-//    last one's, from periodic_overhang_step columns after its base, with the same pattern.
+//    covers elements periodic_begin + m * lanes + l (l < lanes, m < periodic_vectors) with one
+//    of periodic_patterns lane patterns, reading source columns from its base. Vector 0 has
+//    pattern 0 and base periodic_base; a vector of pattern t is followed by one of pattern
+//    periodic_next_pattern[t] whose base is periodic_base_step[t] columns further. Pattern t's
+//    lane l's tap k (k < periodic_counts[t * lanes + l]) is column
+//    periodic_index[(t * taps + k) * lanes + l] from the base, with weight
+//    periodic_weights[(t * taps + k) * lanes + l]. At most kMaxPeriodicTaps taps and
+//    2 * lanes columns. With periodic_overhang > 0, one more vector covers elements
+//    periodic_overhang after the last one's, with pattern periodic_overhang_pattern and base
+//    periodic_overhang_base.
 struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
@@ -85,10 +89,12 @@ struct GatherAxis {
   int32_t uniform_shift = 0, uniform_count = 0;
   const float* uniform_weights = nullptr;
   int32_t periodic_lanes = 0;  // 0: no periodic interior
-  int32_t periodic_begin = 0, periodic_vectors = 0;
-  int32_t periodic_overhang = 0, periodic_overhang_step = 0;
-  int32_t periodic_base = 0, periodic_step = 0;
+  int32_t periodic_begin = 0, periodic_vectors = 0, periodic_patterns = 0;
+  int32_t periodic_overhang = 0, periodic_overhang_pattern = 0, periodic_overhang_base = 0;
+  int32_t periodic_base = 0;
   int32_t periodic_taps = 0, periodic_span = 0;
+  const int32_t* periodic_next_pattern = nullptr;
+  const int32_t* periodic_base_step = nullptr;
   const int32_t* periodic_counts = nullptr;
   const int32_t* periodic_index = nullptr;
   const float* periodic_weights = nullptr;
