@@ -92,6 +92,12 @@ EXTRA_SHAPES = [
     "bicubic_aa,8,3,512x512,128x128,fp32,channels_last",
     "bicubic_aa,8,3,224x224,299x299,fp32",
     "bicubic_aa,8,64,64x64,32x32,fp32,channels_last",
+    # RGB images channels-last against the same problem in NCHW (the "every layout"):
+    # forward 2x and 256 -> 224, whose W pass gathers the pixel rows as they are.
+    "bilinear,8,3,256x256,512x512,fp32,channels_last,forward",
+    "bilinear,8,3,256x256,512x512,fp32,forward",
+    "bilinear,8,3,256x256,224x224,fp32,channels_last,forward",
+    "bilinear,8,3,256x256,224x224,fp32,channels_last",
     # Many small planes beyond cases 38-46 (plane groups): 8x8 to 32x32 feature maps.
     "bilinear,16,256,8x8,16x16,fp32",
     "bilinear,16,256,16x16,32x32,bf16,forward",

@@ -211,9 +211,10 @@ TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
   }
 }
 
-// Interleaved rows run the planar W forms on each channel's row: long enough rows take the
-// uniform (backward 2x), periodic (forward 2x) and blocked (8/7) forms, in both pass orders and
-// every dtype, forward and backward, against the naive product.
+// Interleaved rows run the planar W forms on each channel's row (the uniform backward 2x, the
+// blocked or periodic 8/7), or gather the pixel rows as they are where a periodic interior holds
+// over them (forward 2x and 3x), in both pass orders and every dtype, forward and backward,
+// against the naive product.
 TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
   struct Axes {
     int64_t small, big;
@@ -224,14 +225,30 @@ TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
     const ForwardAxis axis = BuildBilinearAxis(AxisSpec{a.small, a.big, false, 0.0});
     const AxisRuns runs = a.forward ? AsGather(axis) : Transpose(axis);
     const int64_t result = runs.result_size, source = runs.source_size;
-    if (!a.forward && a.big == 2 * a.small && kernels::FloatLanes() > 1) {
+    const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+    const bool power_of_two = (lanes & (lanes - 1)) == 0;
+    for (int64_t channels = 2; channels <= 4 && a.big == 2 * a.small && lanes > 1; ++channels) {
       PlaneView g, r;
-      ShapeViews(Problem{1, 3, result, result, source, source, true}, &g, &r);
+      ShapeViews(Problem{1, channels, result, result, source, source, true}, &g, &r);
       const Plan plan = BuildPlan(DType::kFloat32, g, r, runs, runs, 1);
+      SCOPED_TRACE(::testing::Message() << "plan of C " << channels << ", " << lanes << " lanes");
       EXPECT_EQ(plan.schedule.layout, Layout::kInterleaved);
-      EXPECT_EQ(plan.schedule.w_uniform.stride, 2) << "the 2x backward's uniform interior";
+      if (!a.forward) {
+        // A vector of 2x backward elements reads more than two vectors of pixels.
+        EXPECT_EQ(plan.schedule.w_uniform.stride, 2) << "the 2x backward's uniform interior";
+        EXPECT_FALSE(plan.schedule.w_periodic_pixels);
+      } else if (power_of_two && (lanes >= 16 || (lanes == 8 && 8 % (2 * channels) == 0))) {
+        // The 2x forward gathers the pixel rows as they are where its elements (repeating every
+        // 2 C) cost few enough steps: every C on 16 lanes, and on 8 lanes where the period
+        // divides the lanes (2 and 4 channels; RGB takes two loads and three patterns there,
+        // and the planar form costs fewer steps).
+        EXPECT_TRUE(plan.schedule.w_periodic_pixels) << "the 2x forward over pixel rows";
+        EXPECT_EQ(plan.schedule.w_periodic.period, 2 * channels);
+        EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
+        EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
+      }
     }
-    for (int64_t channels : {3, 4}) {
+    for (int64_t channels : {2, 3, 4}) {
       const Problem p = {2, channels, result, result, source, source, true};
       for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
         for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {

@@ -525,6 +525,99 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
   }
 }
 
+// Rows of 2 to 4 interleaved channels (channels-last RGB rows) gather as they are where a
+// periodic interior holds over their elements: every element must equal its channel's exact
+// run over the channel's own row, bit for bit, NaN and Inf included, over several rows with
+// padded strides, and never read outside the source rows. The ratios are those of the planar
+// sweep, forward and backward; upsampling and mild downsampling keep a vector's taps within two
+// vectors of elements, so every power-of-two target finds such interiors, several of them with
+// more than one lane pattern and an overhang of its own.
+TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
+  const int64_t lanes = TargetLanes();
+  const bool power_of_two = (lanes & (lanes - 1)) == 0;
+  struct Ratio {
+    int64_t period, shift;  // result pixels per period, source pixels per period
+  };
+  int found = 0, several_patterns = 0, overhangs = 0;
+  for (const Ratio ratio : {Ratio{2, 1}, Ratio{8, 7}, Ratio{7, 8}, Ratio{4, 3}, Ratio{3, 2},
+                            Ratio{4, 1}, Ratio{2, 3}, Ratio{5, 3}}) {
+    for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); periods += 2) {
+      for (int64_t channels = 2; channels <= 4; ++channels) {
+        for (bool bicubic : {false, true}) {
+          for (bool transposed : {true, false}) {
+            const AxisSpec spec = transposed
+                                      ? AxisSpec{ratio.period * periods, ratio.shift * periods}
+                                      : AxisSpec{ratio.shift * periods, ratio.period * periods};
+            const ForwardAxis forward =
+                bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
+            const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
+            const PeriodicInterior periodic =
+                FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                                     1, static_cast<int32_t>(channels));
+            if (!power_of_two) {
+              ASSERT_EQ(periodic.lanes, 0);
+              continue;
+            }
+            if (periodic.lanes == 0) continue;
+            const std::string where =
+                "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
+                " periods " + std::to_string(periods) + " C " + std::to_string(channels) +
+                (bicubic ? " bicubic" : " bilinear") + (transposed ? " transposed" : " gather");
+            // Whole pixels repeat: the period and the interior's start are in elements.
+            ASSERT_EQ(periodic.period % channels, 0) << where;
+            ASSERT_EQ(periodic.begin % channels, 0) << where;
+            ASSERT_LE(periodic.begin + int64_t{periodic.vectors} * lanes + periodic.overhang,
+                      exact.result_size * channels)
+                << where;
+            ASSERT_LE(periodic.span, 2 * lanes) << where;
+            ++found;
+            if (periodic.patterns > 1) ++several_patterns;
+            if (periodic.overhang > 0) ++overhangs;
+            const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+            const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
+            const int64_t source_w = exact.source_size, result_w = exact.result_size;
+            // Rows padded by a few floats, so a row's last vectors cannot read the next row.
+            const int64_t src_stride = source_w * channels + 3,
+                          dst_stride = result_w * channels + 5;
+            constexpr int64_t kRows = 3;
+            for (int poison = 0; poison < 3; ++poison) {
+              std::vector<float> src = Random(kRows * src_stride, 70 + poison);
+              if (poison == 1) src[src_stride + source_w * channels / 2] = NAN;
+              if (poison == 2) {
+                src[1] = INFINITY;
+                src[(kRows - 1) * src_stride + source_w * channels - 1] = NAN;
+              }
+              std::vector<float> actual(kRows * dst_stride, 0.0f);
+              kernels::GatherPixelRows(fast, static_cast<size_t>(channels), kRows, src.data(),
+                                       src_stride, actual.data(), dst_stride);
+              std::vector<float> planar(source_w), gathered(result_w);
+              for (int64_t row = 0; row < kRows; ++row) {
+                for (int64_t c = 0; c < channels; ++c) {
+                  for (int64_t i = 0; i < source_w; ++i) {
+                    planar[i] = src[row * src_stride + i * channels + c];
+                  }
+                  kernels::GatherRows(view, 1, planar.data(), 0, gathered.data(), 0);
+                  for (int64_t i = 0; i < result_w; ++i) {
+                    ASSERT_EQ(FloatBits(actual[row * dst_stride + i * channels + c]),
+                              FloatBits(gathered[i]))
+                        << where << " row " << row << " pixel " << i << " channel " << c;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  if (!power_of_two) return;
+  EXPECT_GT(found, 0);
+  if (lanes > 1) {
+    EXPECT_GT(several_patterns, 0);
+    EXPECT_GT(overhangs, 0);
+  }
+}
+
 // The forward 256 -> 224 (bilinear and bicubic AA, the suite's cases 18 and 23) repeats every
 // 7 results, which no power-of-two vector holds whole: one lane pattern per vector start, 7 of
 // them on every target, each within two loads.

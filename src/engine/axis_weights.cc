@@ -170,10 +170,11 @@ UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, in
 
 namespace {
 
-// The periodic interior of `period` around the middle of the axis (FindPeriodicInterior), or
-// none (lanes == 0).
+// The periodic interior of `period` around the middle of the axis (FindPeriodicInterior), over
+// rows of pixels of `channels` interleaved channels: element e = i * channels + c is channel c
+// of index i, and its taps lie `channels` elements apart. None: lanes == 0.
 PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_t lanes,
-                                    int32_t max_taps, int32_t min_vectors) {
+                                    int32_t max_taps, int32_t min_vectors, int32_t channels) {
   const int32_t length = axis.result_size;
   const int32_t middle = (length - 1) / 2;
   if (middle + period >= length) return {};
@@ -192,18 +193,25 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
   while (begin > 0 && repeats(begin - 1)) --begin;
   while (end + period < length && repeats(end)) ++end;
   end += period;  // the last period's runs are the images of the one before
-  const int64_t vectors = (end - begin) / lanes;
+  const int64_t vectors = int64_t{end - begin} * channels / lanes;
   if (vectors < min_vectors) return {};
 
-  // Index begin + j's run is the run of begin + j % period shifted by j / period periods.
+  // Element j of the interior (from element begin * channels) is channel j % channels of index
+  // begin + j / channels, whose run is that of begin + (j / channels) % period shifted by
+  // (j / channels) / period periods; so the elements repeat every period * channels.
+  const auto run_of = [&](int64_t j) { return begin + (j / channels) % period; };
   const auto first_at = [&](int64_t j) {
-    return axis.first[begin + j % period] + static_cast<int32_t>(j / period) * shift;
+    const int64_t index = j / channels;
+    return (axis.first[run_of(j)] + static_cast<int32_t>(index / period) * shift) * channels +
+           static_cast<int32_t>(j % channels);
   };
-  const auto count_at = [&](int64_t j) { return axis.count(begin + j % period); };
+  const auto count_at = [&](int64_t j) { return axis.count(run_of(j)); };
+  const int32_t element_period = period * channels;
   // A vector may start at any multiple of the gcd of the period and the lanes within the
   // period; each such start has its own lane pattern.
-  const int32_t starts = std::gcd(period, lanes);
-  const int32_t patterns = period / starts;
+  const int32_t starts = std::gcd(element_period, lanes);
+  const int32_t patterns = element_period / starts;
+  if (patterns > kMaxPeriodicPatterns) return {};
   // The lowest column the vector starting at j reads (its base), or -1 without taps.
   const auto lowest_at = [&](int64_t j) {
     int32_t lowest = -1;
@@ -216,9 +224,9 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
   };
   PeriodicInterior periodic;
   periodic.lanes = lanes;
-  periodic.period = period;
-  periodic.shift = shift;
-  periodic.begin = begin;
+  periodic.period = element_period;
+  periodic.shift = shift * channels;
+  periodic.begin = begin * channels;
   periodic.patterns = patterns;
   int32_t taps = 0, span = 0;
   std::vector<int32_t> bases(static_cast<size_t>(patterns));
@@ -229,7 +237,7 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
       const int32_t count = count_at(start + l);
       if (count == 0) continue;
       taps = std::max(taps, count);
-      span = std::max(span, first_at(start + l) + count - bases[t]);
+      span = std::max(span, first_at(start + l) + (count - 1) * channels + 1 - bases[t]);
     }
   }
   if (taps == 0 || span > 2 * lanes || std::find(bases.begin(), bases.end(), -1) != bases.end()) {
@@ -250,46 +258,50 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
     const int64_t start = int64_t{t} * starts;
     for (int32_t l = 0; l < lanes; ++l) {
       const int32_t count = count_at(start + l);
-      const int32_t offset = axis.weight_offset[begin + (start + l) % period];
+      const int32_t offset = axis.weight_offset[run_of(start + l)];
       periodic.counts[static_cast<size_t>(t) * lanes + l] = count;
       for (int32_t k = 0; k < count; ++k) {
-        periodic.index[table(t, k, l)] = first_at(start + l) + k - bases[t];
+        periodic.index[table(t, k, l)] = first_at(start + l) + k * channels - bases[t];
         periodic.weights[table(t, k, l)] = axis.weights[offset + k];
       }
     }
     // The next vector starts `lanes` later: its start within the period and its base.
     const int64_t next = start + lanes;
-    periodic.next_pattern[t] = static_cast<int32_t>(next % period) / starts;
-    periodic.base_step[t] =
-        bases[periodic.next_pattern[t]] + static_cast<int32_t>(next / period) * shift - bases[t];
+    periodic.next_pattern[t] = static_cast<int32_t>(next % element_period) / starts;
+    periodic.base_step[t] = bases[periodic.next_pattern[t]] +
+                            static_cast<int32_t>(next / element_period) * periodic.shift - bases[t];
   }
   // Whole vectors inside the interior, including those whose loads (one or two vectors from
   // the base) would leave the row: the kernel loads those from a padded copy. (Excluding them
   // instead left a vector of each row to the scalar exact gather, 16 columns of 128 on
   // AVX-512, which ran behind AVX2's 8: bench/RESULTS.md.)
   periodic.vectors = static_cast<int32_t>(vectors);
-  const int64_t rest = (end - begin) - vectors * lanes;
+  const int64_t rest = int64_t{end - begin} * channels - vectors * lanes;
   periodic.overhang = static_cast<int32_t>(rest / starts * starts);
   const int64_t overhang_start = (vectors - 1) * lanes + periodic.overhang;
-  periodic.overhang_pattern = static_cast<int32_t>(overhang_start % period) / starts;
-  periodic.overhang_base =
-      bases[periodic.overhang_pattern] + static_cast<int32_t>(overhang_start / period) * shift;
+  periodic.overhang_pattern = static_cast<int32_t>(overhang_start % element_period) / starts;
+  periodic.overhang_base = bases[periodic.overhang_pattern] +
+                           static_cast<int32_t>(overhang_start / element_period) * periodic.shift;
   return periodic;
 }
 
 }  // namespace
 
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors) {
+                                      int32_t min_vectors, int32_t channels) {
   // Power-of-two lanes only: the kernels find a tap's lane with a mask.
   if (lanes < 1 || (lanes & (lanes - 1)) != 0) return {};
-  if (min_vectors < 1 || axis.result_size < int64_t{lanes} * min_vectors) return {};
+  if (channels < 1 || min_vectors < 1 ||
+      int64_t{axis.result_size} * channels < int64_t{lanes} * min_vectors) {
+    return {};
+  }
   // The period with the most vectors: a short one can hold over a short stretch of a longer
   // one's axis (runs of 8/7 rounding alike for four indices), and a multiple of the true
   // period repeats too, so a longer period replaces a shorter one only with more vectors.
   PeriodicInterior best;
   for (int32_t period = 1; period <= kMaxPeriod; ++period) {
-    PeriodicInterior periodic = PeriodicInteriorOf(axis, period, lanes, max_taps, min_vectors);
+    PeriodicInterior periodic =
+        PeriodicInteriorOf(axis, period, lanes, max_taps, min_vectors, channels);
     if (periodic.lanes > 0 && (best.lanes == 0 || periodic.vectors > best.vectors)) {
       best = std::move(periodic);
     }

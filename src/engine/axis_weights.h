@@ -153,16 +153,22 @@ struct PeriodicInterior {
   VectorData<float> weights;          // patterns x taps x lanes (0 past a lane's run)
 };
 
-// The longest period FindPeriodicInterior looks for: every pattern's tables are loaded per
-// vector, so their size (patterns x taps x lanes x 8 bytes: 4.4 KiB for the forward 8/7 bicubic
-// AA axis on AVX-512, 7 patterns of 5 taps) must stay well inside L1.
+// The longest period FindPeriodicInterior looks for, and the most lane patterns it keeps:
+// every pattern's tables are loaded per vector, so their size (patterns x taps x lanes x 8
+// bytes: 4.4 KiB for the forward 8/7 bicubic AA axis on AVX-512, 7 patterns of 5 taps) must
+// stay well inside L1.
 inline constexpr int32_t kMaxPeriod = 16;
+inline constexpr int32_t kMaxPeriodicPatterns = 24;
 
 // Finds the periodic interior around the middle of the axis for `lanes`-wide vectors (a power
 // of two, else none), with a period of at most kMaxPeriod, at most `max_taps` taps per run and
-// at least `min_vectors` whole vectors; the smallest period wins.
+// at least `min_vectors` whole vectors; the period with the most vectors wins. With `channels`
+// > 1 the interior is one of rows of pixels of that many interleaved channels (channels-last
+// RGB rows): element e = i * channels + c is channel c of index i, its taps are `channels`
+// elements apart, and every field (period, shift, begin, base, index, span, overhang) counts
+// elements, so the kernels run it as they run a planar interior.
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors);
+                                      int32_t min_vectors, int32_t channels = 1);
 
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const AxisRuns& axis);

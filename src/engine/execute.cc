@@ -530,9 +530,14 @@ class InterleavedTask {
   char* SourceRow(int64_t h) const { return At(problem_.source, elem_, n_, 0, h, 0); }
   char* ResultRow(int64_t h) const { return At(problem_.result, elem_, n_, 0, h, 0); }
 
-  // The W pass of one row of source_w pixels (floats) into `dst` (result_w pixels), through
-  // `planar` (channels rows of source_w) and the gathered planar rows in the result scratch.
+  // The W pass of one row of source_w pixels (floats) into `dst` (result_w pixels): gathered as
+  // it is where the plan has a periodic interior over pixel rows, else through `planar`
+  // (channels rows of source_w) and the gathered planar rows in the result scratch.
   void WPassRow(const float* pixels, float* planar, float* dst) const {
+    if (schedule_.w_periodic_pixels) {
+      kernels::GatherPixelRows(gather_, channels_, 1, pixels, 0, dst, 0);
+      return;
+    }
     float* const gathered = scratch_.result.Span(0, channels_ * result_w_);
     kernels::Deinterleave(pixels, source_w_, channels_, planar, source_w_);
     GatherRows(gather_, channels_, planar, static_cast<ptrdiff_t>(source_w_), gathered,
@@ -557,17 +562,23 @@ class InterleavedTask {
     const int64_t rows = band_.source_row_end - row0;
     const size_t tile_row = channels_ * result_w_;
     const size_t source_row = channels_ * source_w_;
-    const float* const tile = scratch_.tile.Span(0, rows * tile_row);
+    float* const tile = scratch_.tile.Span(0, rows * tile_row);
     const size_t planar_at = f32_ ? 0 : source_row;  // after the converted row, if any
     float* const planar = scratch_.source.Span(planar_at, source_row);
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* pixels = reinterpret_cast<const float*>(SourceRow(row0 + r));
-      if (!f32_) {
-        float* const converted = scratch_.source.Span(0, source_row);
-        LoadAsFloat(problem_.dtype, SourceRow(row0 + r), 1, source_row, converted);
-        pixels = converted;
+    if (schedule_.w_periodic_pixels && f32_) {  // the band's rows in one call, in place
+      kernels::GatherPixelRows(gather_, channels_, static_cast<size_t>(rows),
+                               reinterpret_cast<const float*>(SourceRow(row0)),
+                               problem_.source.stride_h, tile, static_cast<ptrdiff_t>(tile_row));
+    } else {
+      for (int64_t r = 0; r < rows; ++r) {
+        const float* pixels = reinterpret_cast<const float*>(SourceRow(row0 + r));
+        if (!f32_) {
+          float* const converted = scratch_.source.Span(0, source_row);
+          LoadAsFloat(problem_.dtype, SourceRow(row0 + r), 1, source_row, converted);
+          pixels = converted;
+        }
+        WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, tile_row));
       }
-      WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, tile_row));
     }
     CombineRowRunsTo(HeightRuns(problem_.axis_h), static_cast<size_t>(band_.result_row_begin),
                      static_cast<size_t>(band_.result_row_end), tile,

@@ -193,6 +193,32 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   return other_steps;
 }
 
+// Interleaved rows (few channels, channels-last) run a planar W form on each channel's row,
+// deinterleaved into scratch and interleaved back, unless a periodic interior holds over the
+// pixel rows themselves (upsampling and mild downsampling, where a vector's taps stay within
+// two vectors of elements) and takes fewer steps than the planar form plus those two moves, at
+// about a vector step per vector moved. Then the planar forms are dropped and the W pass
+// gathers the pixel rows in place. Returns the W steps per channel row, as ChooseWidthForm.
+int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
+                           CpuSchedule* schedule) {
+  const AxisRuns& axis_w = problem.axis_w;
+  if (axis_w.identity) return planar_steps;
+  const int64_t lanes = VectorLanes(), channels = problem.result.c;
+  PeriodicInterior pixels =
+      FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                           kMinPeriodicVectors, static_cast<int32_t>(channels));
+  if (pixels.lanes == 0) return planar_steps;
+  const int64_t pixel_steps = PeriodicRowSteps(pixels, problem.result.w * channels, lanes);
+  const int64_t moves =
+      CeilDiv(problem.source.w * channels, lanes) + CeilDiv(problem.result.w * channels, lanes);
+  if (pixel_steps >= planar_steps * channels + moves) return planar_steps;
+  schedule->w_uniform = UniformInterior();
+  schedule->w_blocked = BlockedAxis();
+  schedule->w_periodic = std::move(pixels);
+  schedule->w_periodic_pixels = true;
+  return CeilDiv(pixel_steps, channels);
+}
+
 // Either order computes the result; the plan runs the one that takes fewer vector steps. The
 // count uses the shapes alone, never the thread count, so that the order, and with it every
 // rounding, is the same however many threads run. `w_row_steps` is the planar W form's cost per
@@ -503,8 +529,11 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
     schedule.source_plane_stride = FlatPlaneStride(p.source);
     schedule.result_plane_stride = FlatPlaneStride(p.result);
   } else {
-    if (schedule.layout == Layout::kInterleaved) schedule.channel_block = p.result.c;
     w_row_steps = ChooseWidthForm(p, &schedule);
+    if (schedule.layout == Layout::kInterleaved) {
+      schedule.channel_block = p.result.c;
+      w_row_steps = ChoosePixelRowForm(p, w_row_steps, &schedule);
+    }
   }
   schedule.h_pass_first = ChoosePassOrder(p, schedule.layout, order, w_row_steps);
   schedule.planar_path = ChoosePlanarPath(p, schedule.h_pass_first);

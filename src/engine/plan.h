@@ -90,7 +90,10 @@ struct CpuSchedule {
   PlanarPath planar_path = PlanarPath::kWidthFirst;  // planar only
   UniformInterior w_uniform;    // planar W pass: the vectorised interior, if uniform
   PeriodicInterior w_periodic;  // planar W pass: else the vectorised periodic interior
-  BlockedAxis w_blocked;        // planar W pass: vectorised form otherwise (may be empty)
+  // Interleaved W pass: w_periodic indexes elements of pixel rows (FindPeriodicInterior with the
+  // channels), and the pixel rows are gathered as they are, without planar rows in scratch.
+  bool w_periodic_pixels = false;
+  BlockedAxis w_blocked;  // planar W pass: vectorised form otherwise (may be empty)
   // Where rows are read and written without a copy through scratch:
   bool source_rows_float_in_place = false;   // float32 source rows with unit column stride
   bool source_rows_native_in_place = false;  // source rows of any dtype with unit column stride,

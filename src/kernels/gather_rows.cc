@@ -546,6 +546,49 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   }
 }
 
+// Elements [from, to) of a row of `channels`-channel pixels by their exact runs: element e is
+// channel e % channels of index e / channels, whose taps are that channel of consecutive
+// pixels. The same operations in the same order as GatherExact.
+void GatherPixelElementsExact(const GatherAxis& axis, size_t channels,
+                              const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t from,
+                              size_t to) {
+  for (size_t e = from; e < to; ++e) {
+    const size_t i = e / channels;
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
+    const float* x =
+        src + static_cast<size_t>(count > 0 ? axis.first[i] : 0) * channels + e % channels;
+    const float* w = axis.weights + begin;
+    float acc = count > 0 ? w[0] * x[0] : 0.0f;
+    for (int32_t k = 1; k < count; ++k) {
+      acc = MulAddLikeVectors(w[k], x[static_cast<size_t>(k) * channels], acc);
+    }
+    dst[e] = acc;
+  }
+}
+
+void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
+                         ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride) {
+  const hn::ScalableTag<float> d;
+  // The periodic form sees the pixel row as a row of elements.
+  GatherAxis elements = axis;
+  elements.length = axis.length * channels;
+  elements.source_length = axis.source_length * channels;
+  size_t begin = elements.length, end = elements.length;
+  if (const PeriodicRowFunction periodic_rows = SelectPeriodicRow(elements)) {
+    periodic_rows(elements, rows, src, src_stride, dst, dst_stride);
+    begin = static_cast<size_t>(axis.periodic_begin);
+    end = begin + static_cast<size_t>(axis.periodic_vectors) * hn::Lanes(d) +
+          static_cast<size_t>(axis.periodic_overhang);
+  }
+  for (size_t row = 0; row < rows; ++row) {
+    const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
+    float* dst_row = dst + static_cast<ptrdiff_t>(row) * dst_stride;
+    GatherPixelElementsExact(axis, channels, src_row, dst_row, 0, begin);
+    GatherPixelElementsExact(axis, channels, src_row, dst_row, end, elements.length);
+  }
+}
+
 using CombineRowFunction = void (*)(float*, size_t, size_t, const void*, ptrdiff_t, const float*,
                                     size_t);
 
@@ -671,6 +714,7 @@ namespace aclnn_upsample {
 namespace kernels {
 
 HWY_EXPORT(GatherRowsImpl);
+HWY_EXPORT(GatherPixelRowsImpl);
 HWY_EXPORT(CombineThenGatherRowsImpl);
 HWY_EXPORT(FloatLanesImpl);
 HWY_EXPORT(ActiveTargetNameImpl);
@@ -678,6 +722,11 @@ HWY_EXPORT(ActiveTargetNameImpl);
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride) {
   HWY_DYNAMIC_DISPATCH(GatherRowsImpl)(axis, rows, src, src_stride, dst, dst_stride);
+}
+
+void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
+                     ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride) {
+  HWY_DYNAMIC_DISPATCH(GatherPixelRowsImpl)(axis, channels, rows, src, src_stride, dst, dst_stride);
 }
 
 void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,

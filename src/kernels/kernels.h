@@ -112,6 +112,16 @@ struct GatherAxis {
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride);
 
+// The W pass of `rows` rows of pixels of `channels` interleaved channels (channels-last RGB
+// rows: element i * channels + c of a row is channel c of pixel i), where the axis's periodic
+// interior indexes elements of such rows (FindPeriodicInterior with `channels`): its vectors
+// run that form, whose taps pick one channel of consecutive pixels, and the elements outside it
+// their exact runs, so that no row is deinterleaved into planes and back. `axis`'s lengths and
+// runs count pixels. Bit-identical to Deinterleave, GatherRows over the exact runs and
+// Interleave.
+void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
+                     ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride);
+
 // Rows the planar H-first pass combines before handing them to the W pass at once (the blocked
 // W form's row group).
 inline constexpr size_t kRowGroup = 8;
