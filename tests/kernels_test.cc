@@ -618,6 +618,65 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
   }
 }
 
+// A pixel row's W pass through planar rows (GatherThroughPlanarRows) equals deinterleaving it,
+// gathering each channel's row and interleaving the results, bit for bit: with the rows split
+// by column phase (uniform interiors of stride 2 and 4: downsampling by 2 and 4, bilinear and
+// bicubic AA) and in natural order (stride 1 upsampling, and the 8/7 periodic and blocked
+// forms), for 2 to 4 channels and row lengths around every multiple of four vectors (the split
+// deinterleave's block) on every target, NaN and Inf included.
+TEST_P(KernelsOnEveryTarget, GatherThroughPlanarRowsMatchesThePlanarPasses) {
+  const int64_t lanes = TargetLanes();
+  int split = 0, natural = 0;
+  for (int64_t source_w = 1; source_w <= 9 * lanes + 8; source_w += (source_w < 16 ? 1 : 3)) {
+    for (int64_t factor : {-4, -2, 2, 0}) {  // downsampling by 4 or 2, upsampling by 2, 8/7
+      for (bool bicubic : {false, true}) {
+        const int64_t result_w =
+            factor < 0 ? std::max<int64_t>(1, source_w / -factor)
+                       : (factor == 2 ? 2 * source_w : std::max<int64_t>(1, source_w * 7 / 8));
+        // The axis gathers result_w indices from source_w: the transpose of the forward
+        // result_w -> source_w (a backward pass), whose runs are uniform when downsampling.
+        const AxisSpec spec{result_w, source_w, false, 0.0};
+        const AxisRuns exact =
+            Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+        const UniformInterior uniform =
+            FindUniformInterior(exact, MinUniformInteriorLength(static_cast<size_t>(lanes)),
+                                kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+        const PeriodicInterior periodic =
+            uniform.stride > 0 ? PeriodicInterior()
+                               : FindPeriodicInterior(exact, static_cast<int32_t>(lanes),
+                                                      kernels::kMaxPeriodicTaps, 1);
+        const kernels::GatherAxis axis = MakeGatherAxis(exact, &uniform, nullptr, &periodic);
+        ++((uniform.stride == 2 || uniform.stride == 4) ? split : natural);
+        for (int64_t channels = 2; channels <= 4; ++channels) {
+          const std::string where = "source_w " + std::to_string(source_w) + " result_w " +
+                                    std::to_string(exact.result_size) + " C " +
+                                    std::to_string(channels) + (bicubic ? " bicubic" : "") +
+                                    " stride " + std::to_string(uniform.stride);
+          const int64_t n = exact.source_size, m = exact.result_size;
+          std::vector<float> pixels = Random(n * channels, static_cast<uint32_t>(n + channels));
+          if (n > 2) pixels[channels * (n / 2) + channels - 1] = NAN;
+          if (n > 3) pixels[channels] = INFINITY;
+          std::vector<float> planar(channels * kernels::GroupRowFloats(n), -1.0f);
+          std::vector<float> gathered(channels * m), actual(channels * m);
+          kernels::GatherThroughPlanarRows(axis, channels, pixels.data(), planar.data(),
+                                           gathered.data(), actual.data());
+          std::vector<float> channel_row(n), expected_row(m);
+          for (int64_t c = 0; c < channels; ++c) {
+            for (int64_t i = 0; i < n; ++i) channel_row[i] = pixels[i * channels + c];
+            kernels::GatherRows(axis, 1, channel_row.data(), 0, expected_row.data(), 0);
+            for (int64_t i = 0; i < m; ++i) {
+              ASSERT_EQ(FloatBits(actual[i * channels + c]), FloatBits(expected_row[i]))
+                  << where << " pixel " << i << " channel " << c;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(natural, 0);
+  if (lanes > 1) EXPECT_GT(split, 0);  // one lane: the uniform forms need interiors of a vector
+}
+
 // The forward 256 -> 224 (bilinear and bicubic AA, the suite's cases 18 and 23) repeats every
 // 7 results, which no power-of-two vector holds whole: one lane pattern per vector start, 7 of
 // them on every target, each within two loads.

@@ -539,11 +539,11 @@ class InterleavedTask {
       return;
     }
     float* const gathered = scratch_.result.Span(0, channels_ * result_w_);
-    kernels::Deinterleave(pixels, source_w_, channels_, planar, source_w_);
-    GatherRows(gather_, channels_, planar, static_cast<ptrdiff_t>(source_w_), gathered,
-               static_cast<ptrdiff_t>(result_w_));
-    kernels::Interleave(gathered, result_w_, result_w_, channels_, dst);
+    kernels::GatherThroughPlanarRows(gather_, channels_, pixels, planar, gathered, dst);
   }
+
+  // Floats of the planar rows WPassRow deinterleaves a row into (GatherThroughPlanarRows).
+  size_t PlanarFloats() const { return channels_ * kernels::GroupRowFloats(source_w_); }
 
   // A result row of float pixels where it is written: the tensor's row for float32 results, else
   // scratch, converted by StoreResultRow.
@@ -564,7 +564,7 @@ class InterleavedTask {
     const size_t source_row = channels_ * source_w_;
     float* const tile = scratch_.tile.Span(0, rows * tile_row);
     const size_t planar_at = f32_ ? 0 : source_row;  // after the converted row, if any
-    float* const planar = scratch_.source.Span(planar_at, source_row);
+    float* const planar = scratch_.source.Span(planar_at, PlanarFloats());
     if (schedule_.w_periodic_pixels && f32_) {  // the band's rows in one call, in place
       kernels::GatherPixelRows(gather_, channels_, static_cast<size_t>(rows),
                                reinterpret_cast<const float*>(SourceRow(row0)),
@@ -593,7 +593,7 @@ class InterleavedTask {
     const AxisRuns& ax_h = problem_.axis_h;
     const size_t source_row = channels_ * source_w_;
     float* const h_row = scratch_.source.Span(0, source_row);
-    float* const planar = scratch_.source.Span(source_row, source_row);
+    float* const planar = scratch_.source.Span(source_row, PlanarFloats());
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
       const int64_t first = RunRowOffset(ax_h, hi, 0);
       CombineRowsFrom(problem_.dtype, h_row, source_row, SourceRow(first), problem_.source.stride_h,

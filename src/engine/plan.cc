@@ -428,7 +428,11 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
   if (!schedule.h_pass_first) {
     scratch.tile_floats = static_cast<size_t>(MaxBandRows(schedule.bands)) * result_row;
   }
-  scratch.source_floats = (f32 && !schedule.h_pass_first ? 0 : source_row) + source_row;
+  // A source row (converted, or combined H first) and its planar rows, each padded as
+  // GatherThroughPlanarRows splits them.
+  const size_t planar_rows =
+      channels * kernels::GroupRowFloats(static_cast<size_t>(problem.source.w));
+  scratch.source_floats = (f32 && !schedule.h_pass_first ? 0 : source_row) + planar_rows;
   // W first, the H pass writes result rows in place (16-bit ones rounded in registers); H first,
   // 16-bit result rows are gathered as floats and converted.
   scratch.result_floats = result_row + (f32 || !schedule.h_pass_first ? 0 : result_row);

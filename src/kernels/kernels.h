@@ -122,6 +122,15 @@ void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t
 void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
                      ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride);
 
+// The W pass of one row of `channels`-channel pixels (2 to 4) through one planar row per
+// channel: the row is deinterleaved into `planar` (rows GroupRowFloats(axis.source_length)
+// apart, split by column phase where the axis has a uniform interior of stride 2 or 4, so that
+// its taps need no shuffles), each channel's row gathered into `gathered` (rows axis.length
+// apart), and the results interleaved into dst. The same bits as Deinterleave, GatherRows and
+// Interleave.
+void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const float* pixels,
+                             float* planar, float* gathered, float* dst);
+
 // Rows the planar H-first pass combines before handing them to the W pass at once (the blocked
 // W form's row group).
 inline constexpr size_t kRowGroup = 8;
