@@ -723,7 +723,10 @@ CombineRowFunction SelectCombineRow(DType dtype, int phases) {
 // 128-column planes streamed at about 12 GB/s on one core of the development VM, and at
 // 16-19 GB/s with rows prefetched 2-8 KiB ahead. Issuing a whole row group's rows at once
 // instead gained nothing (the miss queues overflow), and in the library 1, 2 and 4 KiB ahead
-// measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md).
+// measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md). A downscale
+// reads several new rows per result row (4 for 4x), so the distance adds the rows one result
+// row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
+// unfetched, and ran 20 % slower.
 class SourcePrefetcher {
  public:
   SourcePrefetcher(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
@@ -731,17 +734,33 @@ class SourcePrefetcher {
       : src_(static_cast<const char*>(src)),
         row_bytes_(row_bytes),
         src_row0_(src_row0),
-        bytes_per_row_(bytes_per_row),
-        rows_ahead_(bytes_per_row == 0 ? 0
-                                       : static_cast<int64_t>((kPrefetchBytes + bytes_per_row - 1) /
-                                                              bytes_per_row)) {
-    // The band's last source row: nothing past it is touched.
-    for (size_t i = row_end; i-- > row_begin;) {
+        bytes_per_row_(bytes_per_row) {
+    // The band's first and last source rows (nothing past the last is touched), and the rows a
+    // result row advances by on average.
+    int64_t first_row = -1;
+    size_t first_i = row_begin, last_i = row_begin;
+    for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-      if (count > 0) {
-        last_row_ = runs.first[i] + count - 1;
-        break;
+      if (count == 0) continue;
+      if (first_row < 0) {
+        first_row = runs.first[i];
+        first_i = i;
       }
+      last_row_ = runs.first[i] + count - 1;
+      last_i = i;
+    }
+    const int64_t advance =
+        last_i > first_i
+            ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
+                  static_cast<int64_t>(last_i - first_i)
+            : 0;
+    // At most kMaxPrefetchBytes ahead: prefetches land in L1, and 36 KiB ahead (8x downscale,
+    // 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
+    if (bytes_per_row > 0) {
+      const auto row_span = static_cast<int64_t>(bytes_per_row);
+      rows_ahead_ = std::min((static_cast<int64_t>(kPrefetchBytes) + row_span - 1) / row_span +
+                                 std::max<int64_t>(advance, 0),
+                             std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
     }
   }
 
@@ -757,11 +776,12 @@ class SourcePrefetcher {
 
  private:
   static constexpr size_t kPrefetchBytes = 2048;
+  static constexpr int64_t kMaxPrefetchBytes = 8192;
   const char* src_;
   const ptrdiff_t row_bytes_;
   const int64_t src_row0_;
   const size_t bytes_per_row_;
-  const int64_t rows_ahead_;
+  int64_t rows_ahead_ = 0;
   int64_t last_row_ = -1;
   int64_t done_ = -1;
 };
