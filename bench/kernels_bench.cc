@@ -124,19 +124,19 @@ BENCHMARK(BM_GatherRowsBlockedEightSevenths)->Arg(256);
 
 // Cases 18 and 23's W pass (forward 256 -> 224, bilinear and bicubic AA: runs repeating every
 // 7 results, a lane pattern per vector start): the periodic form against the blocked one.
+// Arguments: the input width, and 1 for bicubic AA.
+ForwardAxis SevenEighths(const benchmark::State& state) {
+  const int64_t in = state.range(0), out = state.range(0) * 7 / 8;
+  return state.range(1) != 0 ? BicubicAA(in, out) : Bilinear(in, out);
+}
+
 void BM_GatherRowsPeriodicSevenEighths(benchmark::State& state) {
-  const ForwardAxis forward = state.range(1) != 0
-                                  ? BicubicAA(state.range(0), state.range(0) * 7 / 8)
-                                  : Bilinear(state.range(0), state.range(0) * 7 / 8);
-  GatherBench(state, forward, false, true, true);
+  GatherBench(state, SevenEighths(state), false, true, true);
 }
 BENCHMARK(BM_GatherRowsPeriodicSevenEighths)->Args({256, 0})->Args({256, 1});
 
 void BM_GatherRowsBlockedSevenEighths(benchmark::State& state) {
-  const ForwardAxis forward = state.range(1) != 0
-                                  ? BicubicAA(state.range(0), state.range(0) * 7 / 8)
-                                  : Bilinear(state.range(0), state.range(0) * 7 / 8);
-  GatherBench(state, forward, false, false, true);
+  GatherBench(state, SevenEighths(state), false, false, true);
 }
 BENCHMARK(BM_GatherRowsBlockedSevenEighths)->Args({256, 0})->Args({256, 1});
 
