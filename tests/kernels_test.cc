@@ -984,9 +984,10 @@ TEST_P(KernelsOnEveryTarget, StreamedCombineRowsMatchesCached) {
   }
 }
 
-// Deinterleave puts channel c of pixel i at row c, column i, and Interleave puts it back, for
-// every channel count the interleaved layout takes and pixel counts around the vector length
-// (whole vectors and the scalar tail), without writing past either end.
+// Deinterleave puts channel c of pixel i at row c, column i (or at its column split by a phase
+// of 2 or 4), and Interleave puts it back, for every channel count the interleaved layout takes
+// and pixel counts around the vector length and the four-vector block (whole blocks, whole
+// vectors and the scalar tail), without writing anywhere else.
 TEST_P(KernelsOnEveryTarget, InterleaveAndDeinterleaveMoveEveryChannel) {
   for (size_t channels = kernels::kMinInterleavedChannels;
        channels <= kernels::kMaxInterleavedChannels; ++channels) {
@@ -1012,6 +1013,28 @@ TEST_P(KernelsOnEveryTarget, InterleaveAndDeinterleaveMoveEveryChannel) {
             << "C " << channels << " pixels " << pixels << " element " << j;
       }
       ASSERT_EQ(back[pixels * channels], 777.0f) << "wrote past the row";
+      // Split by phase (the layout a uniform W interior of stride 2 or 4 reads): channel c of
+      // pixel i at column (i % phases) * phase_length + i / phases of row c.
+      for (int phases : {2, 4}) {
+        const size_t phase_length = (pixels + phases - 1) / phases;
+        const size_t split_stride = phases * phase_length + 3;
+        std::vector<float> split(channels * split_stride, 777.0f);
+        kernels::Deinterleave(pixel_row.data(), pixels, channels, split.data(), split_stride,
+                              phases, phase_length);
+        std::vector<bool> written(split.size(), false);
+        for (size_t c = 0; c < channels; ++c) {
+          for (size_t i = 0; i < pixels; ++i) {
+            const size_t at = c * split_stride + (i % phases) * phase_length + i / phases;
+            written[at] = true;
+            ASSERT_EQ(FloatBits(split[at]), FloatBits(pixel_row[i * channels + c]))
+                << "C " << channels << " pixels " << pixels << " phases " << phases << " channel "
+                << c << " pixel " << i;
+          }
+        }
+        for (size_t at = 0; at < split.size(); ++at) {
+          if (!written[at]) ASSERT_EQ(split[at], 777.0f) << "phases " << phases << " at " << at;
+        }
+      }
     }
   }
 }

@@ -565,65 +565,6 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   }
 }
 
-// Channel c of pixel i of `pixels` to row c (rows row_floats apart) of `planar`, column i split by
-// phase as RowSink<kPhases> stores it: the layout GatherUniformSplitRows reads, so that a
-// uniform interior of stride kPhases gathers each tap with one plain load.
-template <size_t kChannels, int kPhases>
-void DeinterleaveSplit(const float* HWY_RESTRICT pixels, size_t n, float* HWY_RESTRICT planar,
-                       size_t row_floats, size_t phase_length) {
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  const auto sink = [&](size_t c) {
-    return RowSink<kPhases>{planar + c * row_floats, phase_length};
-  };
-  size_t i = 0;
-#if HWY_TARGET != HWY_SCALAR
-  using V = hn::Vec<decltype(d)>;
-  for (; i + 4 * lanes <= n; i += 4 * lanes) {
-    // Named vectors: arrays of vectors are not portable to SVE.
-    V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
-    const float* s = pixels + i * kChannels;
-    const size_t step = lanes * kChannels;
-    if constexpr (kChannels == 2) {
-      hn::LoadInterleaved2(d, s, a0, b0);
-      hn::LoadInterleaved2(d, s + step, a1, b1);
-      hn::LoadInterleaved2(d, s + 2 * step, a2, b2);
-      hn::LoadInterleaved2(d, s + 3 * step, a3, b3);
-    } else if constexpr (kChannels == 3) {
-      hn::LoadInterleaved3(d, s, a0, b0, c0);
-      hn::LoadInterleaved3(d, s + step, a1, b1, c1);
-      hn::LoadInterleaved3(d, s + 2 * step, a2, b2, c2);
-      hn::LoadInterleaved3(d, s + 3 * step, a3, b3, c3);
-    } else {
-      hn::LoadInterleaved4(d, s, a0, b0, c0, e0);
-      hn::LoadInterleaved4(d, s + step, a1, b1, c1, e1);
-      hn::LoadInterleaved4(d, s + 2 * step, a2, b2, c2, e2);
-      hn::LoadInterleaved4(d, s + 3 * step, a3, b3, c3, e3);
-    }
-    sink(0).Store4(d, i, a0, a1, a2, a3);
-    sink(1).Store4(d, i, b0, b1, b2, b3);
-    if constexpr (kChannels > 2) sink(2).Store4(d, i, c0, c1, c2, c3);
-    if constexpr (kChannels > 3) sink(3).Store4(d, i, e0, e1, e2, e3);
-  }
-#endif
-  for (; i < n; ++i) {
-    for (size_t c = 0; c < kChannels; ++c) sink(c).StoreScalar(i, pixels[i * kChannels + c]);
-  }
-}
-
-template <int kPhases>
-void DeinterleaveSplitFor(size_t channels, const float* pixels, size_t n, float* planar,
-                          size_t row_floats, size_t phase_length) {
-  switch (channels) {
-    case 2:
-      return DeinterleaveSplit<2, kPhases>(pixels, n, planar, row_floats, phase_length);
-    case 3:
-      return DeinterleaveSplit<3, kPhases>(pixels, n, planar, row_floats, phase_length);
-    default:
-      return DeinterleaveSplit<4, kPhases>(pixels, n, planar, row_floats, phase_length);
-  }
-}
-
 void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const float* pixels,
                                  float* planar, float* gathered, float* dst) {
   const size_t n = axis.source_length;
@@ -633,14 +574,10 @@ void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const 
   if (const SplitRowFunction split_rows = SelectSplitRow(axis)) {
     const int phases = axis.uniform_stride;
     const size_t phase_length = (n + static_cast<size_t>(phases) - 1) / static_cast<size_t>(phases);
-    if (phases == 2) {
-      DeinterleaveSplitFor<2>(channels, pixels, n, planar, row_floats, phase_length);
-    } else {
-      DeinterleaveSplitFor<4>(channels, pixels, n, planar, row_floats, phase_length);
-    }
+    Deinterleave(pixels, n, channels, planar, row_floats, phases, phase_length);
     split_rows(axis, channels, planar, planar_stride, phase_length, gathered, gathered_stride);
   } else {
-    DeinterleaveSplitFor<1>(channels, pixels, n, planar, row_floats, 0);
+    Deinterleave(pixels, n, channels, planar, row_floats);
     GatherRowsImpl(axis, channels, planar, planar_stride, gathered, gathered_stride);
   }
   Interleave(gathered, axis.length, axis.length, channels, dst);

@@ -12,6 +12,7 @@
 #define HWY_TARGET_INCLUDE "kernels/interleave.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/combine-inl.h"
 #include "kernels/dtype_vectors-inl.h"
 #include "kernels/kernels.h"
 
@@ -21,40 +22,76 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-template <size_t kChannels>
+// Channel c of pixel i to row c (rows dst_stride apart), at the column RowSink<kPhases> stores
+// column i at: i itself, or split by phase (kernels.h, Deinterleave). Four vectors of pixels at
+// a time, so that each channel's block splits by phase in registers.
+template <size_t kChannels, int kPhases>
 void DeinterleaveFixed(const float* HWY_RESTRICT src, size_t pixels, float* HWY_RESTRICT dst,
-                       size_t dst_stride) {
+                       size_t dst_stride, size_t phase_length) {
+  const auto sink = [&](size_t c) { return RowSink<kPhases>{dst + c * dst_stride, phase_length}; };
+  size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  float* const p0 = dst;
-  float* const p1 = dst + dst_stride;
-  float* const p2 = dst + 2 * dst_stride;
-  float* const p3 = dst + 3 * dst_stride;
-  size_t i = 0;
-  for (; i + lanes <= pixels; i += lanes) {
+  using V = hn::Vec<decltype(d)>;
+  const size_t step = lanes * kChannels;
+  for (; i + 4 * lanes <= pixels; i += 4 * lanes) {
+    // Named vectors: arrays of vectors are not portable to SVE.
+    V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
     const float* s = src + i * kChannels;
     if constexpr (kChannels == 2) {
-      hn::Vec<decltype(d)> v0, v1;
-      hn::LoadInterleaved2(d, s, v0, v1);
-      hn::StoreU(v0, d, p0 + i);
-      hn::StoreU(v1, d, p1 + i);
+      hn::LoadInterleaved2(d, s, a0, b0);
+      hn::LoadInterleaved2(d, s + step, a1, b1);
+      hn::LoadInterleaved2(d, s + 2 * step, a2, b2);
+      hn::LoadInterleaved2(d, s + 3 * step, a3, b3);
     } else if constexpr (kChannels == 3) {
-      hn::Vec<decltype(d)> v0, v1, v2;
-      hn::LoadInterleaved3(d, s, v0, v1, v2);
-      hn::StoreU(v0, d, p0 + i);
-      hn::StoreU(v1, d, p1 + i);
-      hn::StoreU(v2, d, p2 + i);
+      hn::LoadInterleaved3(d, s, a0, b0, c0);
+      hn::LoadInterleaved3(d, s + step, a1, b1, c1);
+      hn::LoadInterleaved3(d, s + 2 * step, a2, b2, c2);
+      hn::LoadInterleaved3(d, s + 3 * step, a3, b3, c3);
     } else {
-      hn::Vec<decltype(d)> v0, v1, v2, v3;
-      hn::LoadInterleaved4(d, s, v0, v1, v2, v3);
-      hn::StoreU(v0, d, p0 + i);
-      hn::StoreU(v1, d, p1 + i);
-      hn::StoreU(v2, d, p2 + i);
-      hn::StoreU(v3, d, p3 + i);
+      hn::LoadInterleaved4(d, s, a0, b0, c0, e0);
+      hn::LoadInterleaved4(d, s + step, a1, b1, c1, e1);
+      hn::LoadInterleaved4(d, s + 2 * step, a2, b2, c2, e2);
+      hn::LoadInterleaved4(d, s + 3 * step, a3, b3, c3, e3);
     }
+    sink(0).Store4(d, i, a0, a1, a2, a3);
+    sink(1).Store4(d, i, b0, b1, b2, b3);
+    if constexpr (kChannels > 2) sink(2).Store4(d, i, c0, c1, c2, c3);
+    if constexpr (kChannels > 3) sink(3).Store4(d, i, e0, e1, e2, e3);
   }
+  // Natural order takes the rest a vector at a time too; a split block needs all four.
+  for (; kPhases == 1 && i + lanes <= pixels; i += lanes) {
+    V v0, v1, v2, v3;
+    const float* s = src + i * kChannels;
+    if constexpr (kChannels == 2) {
+      hn::LoadInterleaved2(d, s, v0, v1);
+    } else if constexpr (kChannels == 3) {
+      hn::LoadInterleaved3(d, s, v0, v1, v2);
+    } else {
+      hn::LoadInterleaved4(d, s, v0, v1, v2, v3);
+    }
+    hn::StoreU(v0, d, dst + i);
+    hn::StoreU(v1, d, dst + dst_stride + i);
+    if constexpr (kChannels > 2) hn::StoreU(v2, d, dst + 2 * dst_stride + i);
+    if constexpr (kChannels > 3) hn::StoreU(v3, d, dst + 3 * dst_stride + i);
+  }
+#endif
   for (; i < pixels; ++i) {
-    for (size_t c = 0; c < kChannels; ++c) dst[c * dst_stride + i] = src[i * kChannels + c];
+    for (size_t c = 0; c < kChannels; ++c) sink(c).StoreScalar(i, src[i * kChannels + c]);
+  }
+}
+
+template <int kPhases>
+void DeinterleaveAs(const float* HWY_RESTRICT src, size_t pixels, size_t channels,
+                    float* HWY_RESTRICT dst, size_t dst_stride, size_t phase_length) {
+  switch (channels) {
+    case 2:
+      return DeinterleaveFixed<2, kPhases>(src, pixels, dst, dst_stride, phase_length);
+    case 3:
+      return DeinterleaveFixed<3, kPhases>(src, pixels, dst, dst_stride, phase_length);
+    default:
+      return DeinterleaveFixed<4, kPhases>(src, pixels, dst, dst_stride, phase_length);
   }
 }
 
@@ -85,14 +122,14 @@ void InterleaveFixed(const float* HWY_RESTRICT src, size_t src_stride, size_t pi
 }
 
 void DeinterleaveImpl(const float* HWY_RESTRICT src, size_t pixels, size_t channels,
-                      float* HWY_RESTRICT dst, size_t dst_stride) {
-  switch (channels) {
+                      float* HWY_RESTRICT dst, size_t dst_stride, int phases, size_t phase_length) {
+  switch (phases) {
     case 2:
-      return DeinterleaveFixed<2>(src, pixels, dst, dst_stride);
-    case 3:
-      return DeinterleaveFixed<3>(src, pixels, dst, dst_stride);
+      return DeinterleaveAs<2>(src, pixels, channels, dst, dst_stride, phase_length);
+    case 4:
+      return DeinterleaveAs<4>(src, pixels, channels, dst, dst_stride, phase_length);
     default:
-      return DeinterleaveFixed<4>(src, pixels, dst, dst_stride);
+      return DeinterleaveAs<1>(src, pixels, channels, dst, dst_stride, 0);
   }
 }
 
@@ -329,8 +366,10 @@ HWY_EXPORT(InterleaveImpl);
 HWY_EXPORT(PlanesToPixelsImpl);
 HWY_EXPORT(PixelsToPlanesImpl);
 
-void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride) {
-  HWY_DYNAMIC_DISPATCH(DeinterleaveImpl)(src, pixels, channels, dst, dst_stride);
+void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride,
+                  int phases, size_t phase_length) {
+  HWY_DYNAMIC_DISPATCH(DeinterleaveImpl)
+  (src, pixels, channels, dst, dst_stride, phases, phase_length);
 }
 
 void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst) {

@@ -179,11 +179,15 @@ void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
 
 // Few-channel channels-last rows (kMinInterleavedChannels to kMaxInterleavedChannels channels,
 // pixels back to back) to and from one planar row per channel (interleave.cc). Deinterleave:
-// channel c of pixel i goes to dst[c * dst_stride + i]. Interleave: the reverse, from rows
-// src_stride floats apart into dst[i * channels + c]. Pure moves: no value changes.
+// channel c of pixel i goes to dst[c * dst_stride + i], or with `phases` of 2 or 4 to column
+// (i % phases) * phase_length + i / phases of that row (split by phase, as the planar H pass
+// stores rows for a uniform W interior of that stride; phase_length >= ceil(pixels / phases)).
+// Interleave: the reverse of the natural order, from rows src_stride floats apart into
+// dst[i * channels + c]. Pure moves: no value changes.
 inline constexpr size_t kMinInterleavedChannels = 2;
 inline constexpr size_t kMaxInterleavedChannels = 4;
-void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride);
+void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride,
+                  int phases = 1, size_t phase_length = 0);
 void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst);
 
 // A group of small planes to and from pixels of kPlaneGroup float channels (interleave.cc), so
