@@ -420,6 +420,21 @@ TEST_P(KernelsOnEveryTarget, GatherRowsUniformInteriorIsBitIdenticalToExactRuns)
   }
 }
 
+// A resampling ratio of `period` result indices per `shift` source indices.
+struct Ratio {
+  int64_t period, shift;
+};
+
+// The W axis of `periods` whole periods of a ratio, bilinear or bicubic AA: the transpose of the
+// forward shift -> period axis (a backward pass) or that axis itself (a forward one); either
+// way `period` result indices per `shift` source indices.
+AxisRuns RatioAxis(Ratio ratio, int64_t periods, bool bicubic, bool transposed) {
+  const AxisSpec spec = transposed ? AxisSpec{ratio.period * periods, ratio.shift * periods}
+                                   : AxisSpec{ratio.shift * periods, ratio.period * periods};
+  const ForwardAxis forward = bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
+  return transposed ? Transpose(forward) : AsGather(forward);
+}
+
 // Ratios whose runs repeat every `period` result elements give periodic interiors on every
 // power-of-two target: 8/7 as in the suite's 256 -> 224 (period 8 backward, 7 forward), 4/3,
 // 1.5x upsampling, downsampling by 2 and 4, 5/3, and period-1 strides the uniform form does
@@ -435,9 +450,6 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
   // The kernels find a tap's lane with a mask, so only power-of-two lanes have the form (SVE
   // may have others; every x86 and portable target has a power of two).
   const bool power_of_two = (lanes & (lanes - 1)) == 0;
-  struct Ratio {
-    int64_t period, shift;  // result elements per period, source columns per period
-  };
   std::vector<int> axes_with_period(kMaxPeriod + 1, 0);
   int one_load_axes = 0, two_load_axes = 0, several_vector_axes = 0, overhang_axes = 0;
   int several_pattern_axes = 0, several_pattern_overhang_axes = 0;
@@ -447,12 +459,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
     for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
       for (bool bicubic : {false, true}) {
         for (bool transposed : {true, false}) {
-          // Either way `period` result elements per `shift` source columns.
-          const AxisSpec spec = transposed
-                                    ? AxisSpec{ratio.period * periods, ratio.shift * periods}
-                                    : AxisSpec{ratio.shift * periods, ratio.period * periods};
-          const ForwardAxis forward = bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
-          const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
+          const AxisRuns exact = RatioAxis(ratio, periods, bicubic, transposed);
           const PeriodicInterior periodic = FindPeriodicInterior(exact, static_cast<int32_t>(lanes),
                                                                  kernels::kMaxPeriodicTaps, 1);
           if (!power_of_two) {
@@ -535,9 +542,6 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
 TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
   const int64_t lanes = TargetLanes();
   const bool power_of_two = (lanes & (lanes - 1)) == 0;
-  struct Ratio {
-    int64_t period, shift;  // result pixels per period, source pixels per period
-  };
   int found = 0, several_patterns = 0, overhangs = 0;
   for (const Ratio ratio : {Ratio{2, 1}, Ratio{8, 7}, Ratio{7, 8}, Ratio{4, 3}, Ratio{3, 2},
                             Ratio{4, 1}, Ratio{2, 3}, Ratio{5, 3}}) {
@@ -545,12 +549,8 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
       for (int64_t channels = 2; channels <= 4; ++channels) {
         for (bool bicubic : {false, true}) {
           for (bool transposed : {true, false}) {
-            const AxisSpec spec = transposed
-                                      ? AxisSpec{ratio.period * periods, ratio.shift * periods}
-                                      : AxisSpec{ratio.shift * periods, ratio.period * periods};
-            const ForwardAxis forward =
-                bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
-            const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
+            // Ratios count pixels here.
+            const AxisRuns exact = RatioAxis(ratio, periods, bicubic, transposed);
             const PeriodicInterior periodic =
                 FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
                                      1, static_cast<int32_t>(channels));
