@@ -435,6 +435,31 @@ AxisRuns RatioAxis(Ratio ratio, int64_t periods, bool bicubic, bool transposed) 
   return transposed ? Transpose(forward) : AsGather(forward);
 }
 
+// GatherRows over the periodic interior `periodic` of `exact` equals the exact runs bit for bit
+// over a few rows, finite, with a NaN and with Inf and NaN at the rows' ends.
+void ExpectPeriodicRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInterior& periodic,
+                                      const std::string& where) {
+  const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+  const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
+  const int64_t width = exact.source_size, length = exact.result_size;
+  for (int poison = 0; poison < 3; ++poison) {
+    constexpr int64_t kRows = 3;
+    std::vector<float> src = Random(kRows * width, 60 + poison);
+    if (poison == 1) src[width + width / 2] = NAN;
+    if (poison == 2) {
+      src[0] = INFINITY;
+      src[kRows * width - 1] = NAN;
+    }
+    std::vector<float> expected(kRows * length), actual(kRows * length);
+    kernels::GatherRows(view, kRows, src.data(), width, expected.data(), length);
+    kernels::GatherRows(fast, kRows, src.data(), width, actual.data(), length);
+    for (int64_t i = 0; i < kRows * length; ++i) {
+      ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+          << where << " row " << i / length << " i " << i % length;
+    }
+  }
+}
+
 // Ratios whose runs repeat every `period` result elements give periodic interiors on every
 // power-of-two target: 8/7 as in the suite's 256 -> 224 (period 8 backward, 7 forward), 4/3,
 // 1.5x upsampling, downsampling by 2 and 4, 5/3, and period-1 strides the uniform form does
@@ -490,25 +515,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
               ++several_pattern_overhang_axes;
             }
           }
-          const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
-          const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
-          const int64_t width = exact.source_size, length = exact.result_size;
-          for (int poison = 0; poison < 3; ++poison) {
-            constexpr int64_t kRows = 3;
-            std::vector<float> src = Random(kRows * width, 60 + poison);
-            if (poison == 1) src[width + width / 2] = NAN;
-            if (poison == 2) {
-              src[0] = INFINITY;
-              src[kRows * width - 1] = NAN;
-            }
-            std::vector<float> expected(kRows * length), actual(kRows * length);
-            kernels::GatherRows(view, kRows, src.data(), width, expected.data(), length);
-            kernels::GatherRows(fast, kRows, src.data(), width, actual.data(), length);
-            for (int64_t i = 0; i < kRows * length; ++i) {
-              ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
-                  << where << " row " << i / length << " i " << i % length;
-            }
-          }
+          ExpectPeriodicRowsMatchExactRuns(exact, periodic, where);
+          if (HasFatalFailure()) return;
         }
       }
     }
@@ -530,6 +538,47 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
     EXPECT_GT(overhang_axes, 0);
     EXPECT_GT(several_pattern_overhang_axes, 0);
   }
+}
+
+// The periodic kernel works out a row's vectors once per call where they fit its stack tables
+// (gather_rows.cc: up to 64 listed vectors of several patterns, 64 end vectors, 1024 table
+// entries) and runs the others vector by vector. Rows around 64 vectors of several patterns
+// (8/7 and 7/8), and upsampling by 8 and 16 (a vector's loads advance lanes / 8 or lanes / 16
+// columns, so up to 2 * lanes vectors end their loads at the row's end), must equal the exact
+// runs on both sides of those limits, bit for bit, without reading outside the rows.
+TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicLongRowsAndManyEndVectors) {
+  const int64_t lanes = TargetLanes();
+  if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";
+  int several_pattern_long_rows = 0, many_end_rows = 0;
+  for (const Ratio ratio : {Ratio{8, 7}, Ratio{7, 8}, Ratio{8, 1}, Ratio{16, 1}}) {
+    // Upsampled source rows of 2 to 3 vectors and more; the others around 64 result vectors.
+    const bool upsampling = ratio.shift == 1;
+    const int64_t first_length = upsampling ? 2 * lanes * ratio.period : 60 * lanes;
+    const int64_t last_length = upsampling ? (3 * lanes + 1) * ratio.period : 68 * lanes;
+    const int64_t step = ratio.period * std::max<int64_t>(1, lanes / 4);
+    for (int64_t length = first_length; length <= last_length; length += step) {
+      for (bool bicubic : {false, true}) {
+        for (bool transposed : {true, false}) {
+          const AxisRuns exact = RatioAxis(ratio, length / ratio.period, bicubic, transposed);
+          const PeriodicInterior periodic = FindPeriodicInterior(exact, static_cast<int32_t>(lanes),
+                                                                 kernels::kMaxPeriodicTaps, 1);
+          if (periodic.lanes == 0) continue;
+          const std::string where = "ratio " + std::to_string(ratio.period) + "/" +
+                                    std::to_string(ratio.shift) + " length " +
+                                    std::to_string(length) + (bicubic ? " bicubic" : " bilinear") +
+                                    (transposed ? " transposed" : " gather");
+          if (periodic.patterns > 1 && periodic.vectors > 64) ++several_pattern_long_rows;
+          if (upsampling && !transposed) ++many_end_rows;
+          ExpectPeriodicRowsMatchExactRuns(exact, periodic, where);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+  EXPECT_GT(many_end_rows, 0);
+  // Several patterns exist where the period does not divide the lanes (7 on every vector
+  // target; one lane has a pattern per period element, and its interiors stop short of 64).
+  if (lanes > 1) EXPECT_GT(several_pattern_long_rows, 0);
 }
 
 // Rows of 2 to 4 interleaved channels (channels-last RGB rows) gather as they are where a

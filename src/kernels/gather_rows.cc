@@ -403,10 +403,9 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   //    moved-up columns.
   // One pattern of 64 -> 128 bilinear rows (AVX-512, in L1) went from 11.5 to 5.1 cycles a
   // vector: the per-vector row-end checks, pattern walk and shifts had cost more than the taps.
-  constexpr ptrdiff_t kMaxRowTable = 2048;  // entries of the copied tables (8 KiB each)
+  constexpr ptrdiff_t kMaxRowTable = 1024;  // entries of each copied table (4 KiB)
   constexpr int32_t kMaxListed = 64;        // vectors of a row with several patterns
-  constexpr int kMaxEndVectors = 4;
-  constexpr ptrdiff_t kMaxEndTable = kTaps * HWY_MAX_BYTES / sizeof(float);
+  constexpr int32_t kMaxEndVectors = 64;
   const ptrdiff_t table_entries = static_cast<ptrdiff_t>(patterns) * table_taps;
   if (source_length >= loaded && table_entries <= kMaxRowTable &&
       (patterns == 1 || last < kMaxListed)) {
@@ -432,8 +431,9 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
         ++inside;
       }
     }
+    // Upsampling by k leaves about k end vectors (a vector's loads advance lanes / k columns).
     const int32_t end_vectors = last + 1 - inside + (axis.periodic_overhang > 0 ? 1 : 0);
-    if (end_vectors <= kMaxEndVectors) {
+    if (end_vectors <= kMaxEndVectors && end_vectors * table_taps <= kMaxRowTable) {
       HWY_ALIGN int32_t row_index[kMaxRowTable];
       HWY_ALIGN float row_weights[kMaxRowTable];
       std::copy(index, index + table_entries, row_index);
@@ -444,15 +444,14 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
         int32_t pattern;  // its weights and run lengths; its columns are in end_index
       };
       EndVector ends[kMaxEndVectors];
-      HWY_ALIGN int32_t end_index[kMaxEndVectors][kMaxEndTable];
+      HWY_ALIGN int32_t end_index[kMaxRowTable];
       int end_count = 0;
       const auto add_end = [&](int64_t start, int32_t pattern, ptrdiff_t out) {
         const int64_t load = std::min(start, source_length - loaded);
         const auto shift = static_cast<int32_t>(start - load);
         const int32_t* pattern_index = index + pattern * table_taps;
-        for (ptrdiff_t t = 0; t < table_taps; ++t) {
-          end_index[end_count][t] = pattern_index[t] + shift;
-        }
+        int32_t* const moved = end_index + end_count * table_taps;
+        for (ptrdiff_t t = 0; t < table_taps; ++t) moved[t] = pattern_index[t] + shift;
         ends[end_count++] = {load, out, pattern};
       };
       {
@@ -491,7 +490,8 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
         for (int e = 0; e < end_count; ++e) {
           const int32_t pattern = ends[e].pattern;
           vector_from(src_row + ends[e].load, std::false_type(), 0, counts_of(pattern),
-                      end_index[e], row_weights + pattern * table_taps, out + ends[e].out);
+                      end_index + e * table_taps, row_weights + pattern * table_taps,
+                      out + ends[e].out);
         }
       }
       return;
