@@ -436,24 +436,25 @@ AxisRuns RatioAxis(Ratio ratio, int64_t periods, bool bicubic, bool transposed) 
 }
 
 // GatherRows over the periodic interior `periodic` of `exact` equals the exact runs bit for bit
-// over a few rows, finite, with a NaN and with Inf and NaN at the rows' ends.
+// over 3 and 16 rows (the kernel works out a row's layout once per call only where the call has
+// enough vectors to pay for it), finite, with a NaN and with Inf and NaN at the rows' ends.
 void ExpectPeriodicRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInterior& periodic,
                                       const std::string& where) {
   const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
   const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
   const int64_t width = exact.source_size, length = exact.result_size;
-  for (int poison = 0; poison < 3; ++poison) {
-    constexpr int64_t kRows = 3;
-    std::vector<float> src = Random(kRows * width, 60 + poison);
-    if (poison == 1) src[width + width / 2] = NAN;
-    if (poison == 2) {
+  for (int poison = 0; poison < 6; ++poison) {
+    const int64_t rows = poison < 3 ? 3 : 16;
+    std::vector<float> src = Random(rows * width, 60 + poison % 3);
+    if (poison % 3 == 1) src[width + width / 2] = NAN;
+    if (poison % 3 == 2) {
       src[0] = INFINITY;
-      src[kRows * width - 1] = NAN;
+      src[rows * width - 1] = NAN;
     }
-    std::vector<float> expected(kRows * length), actual(kRows * length);
-    kernels::GatherRows(view, kRows, src.data(), width, expected.data(), length);
-    kernels::GatherRows(fast, kRows, src.data(), width, actual.data(), length);
-    for (int64_t i = 0; i < kRows * length; ++i) {
+    std::vector<float> expected(rows * length), actual(rows * length);
+    kernels::GatherRows(view, rows, src.data(), width, expected.data(), length);
+    kernels::GatherRows(fast, rows, src.data(), width, actual.data(), length);
+    for (int64_t i = 0; i < rows * length; ++i) {
       ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
           << where << " row " << i / length << " i " << i % length;
     }
@@ -542,10 +543,11 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
 
 // The periodic kernel works out a row's vectors once per call where they fit its stack tables
 // (gather_rows.cc: up to 64 listed vectors of several patterns, 64 end vectors, 1024 table
-// entries) and runs the others vector by vector. Rows around 64 vectors of several patterns
-// (8/7 and 7/8), and upsampling by 8 and 16 (a vector's loads advance lanes / 8 or lanes / 16
-// columns, so up to 2 * lanes vectors end their loads at the row's end), must equal the exact
-// runs on both sides of those limits, bit for bit, without reading outside the rows.
+// entries) and the call has vectors enough to pay for it, and runs the others vector by vector.
+// Rows around 64 vectors of several patterns (8/7 and 7/8), and upsampling by 8 and 16 (a vector's
+// loads advance lanes / 8 or lanes / 16 columns, so up to 2 * lanes vectors end their loads at the
+// row's end), must equal the exact runs on both sides of those limits, bit for bit, without reading
+// outside the rows.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicLongRowsAndManyEndVectors) {
   const int64_t lanes = TargetLanes();
   if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";
