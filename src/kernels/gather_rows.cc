@@ -341,14 +341,20 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
   // The vector whose lanes read from `base` on (its base column of the row, `shift` columns
   // past `loads`, from which its whole vectors are loaded), with a lane pattern's run lengths
-  // and tables, into `out`.
+  // and tables, into `out`. `in_register` keeps the loads in registers (KeepInRegister): the
+  // per-call layout's loops measured faster so (256 -> 512 rows 17 %), the vector-by-vector
+  // loop slower (the 7-pattern 256 -> 224 forward, case 18, 5 %).
   const auto vector_from = [&](const float* HWY_RESTRICT loads, auto shifted, int32_t shift,
-                               decltype(lanes_v) pattern_counts,
+                               auto in_register, decltype(lanes_v) pattern_counts,
                                const int32_t* HWY_RESTRICT pattern_index,
                                const float* HWY_RESTRICT pattern_weights, float* out) {
-    const auto low = KeepInRegister(hn::LoadU(d, loads));
+    const auto load = [&](const float* from) {
+      if constexpr (decltype(in_register)::value) return KeepInRegister(hn::LoadU(d, from));
+      return hn::LoadU(d, from);
+    };
+    const auto low = load(loads);
     // The second vector only where the span needs it: past the first it may leave the row.
-    const auto high = kTwoLoads ? KeepInRegister(hn::LoadU(d, loads + lanes)) : low;
+    const auto high = kTwoLoads ? load(loads + lanes) : low;
     auto acc = hn::Zero(d);
     for (int k = 0; k < kTaps; ++k) {
       auto column = hn::LoadU(di, pattern_index + k * lanes);
@@ -373,17 +379,17 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
                              const int32_t* HWY_RESTRICT pattern_index,
                              const float* HWY_RESTRICT pattern_weights, float* out) {
     if (start + loaded <= source_length) {
-      vector_from(src_row + start, std::false_type(), 0, pattern_counts, pattern_index,
-                  pattern_weights, out);
+      vector_from(src_row + start, std::false_type(), 0, std::false_type(), pattern_counts,
+                  pattern_index, pattern_weights, out);
     } else if (source_length >= loaded) {
       vector_from(src_row + source_length - loaded, std::true_type(),
-                  static_cast<int32_t>(start + loaded - source_length), pattern_counts,
-                  pattern_index, pattern_weights, out);
+                  static_cast<int32_t>(start + loaded - source_length), std::false_type(),
+                  pattern_counts, pattern_index, pattern_weights, out);
     } else {
       const float* base = src_row + start;
       std::copy(base, base + (source_length - start), padded);
-      vector_from(padded, std::false_type(), 0, pattern_counts, pattern_index, pattern_weights,
-                  out);
+      vector_from(padded, std::false_type(), 0, std::false_type(), pattern_counts, pattern_index,
+                  pattern_weights, out);
     }
   };
   // The same with pattern `pattern`'s tables.
@@ -408,9 +414,13 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   constexpr int32_t kMaxEndVectors = 64;
   const ptrdiff_t table_entries = static_cast<ptrdiff_t>(patterns) * table_taps;
   // The layout costs about a vector step per table vector it copies, so a call of few vectors
-  // with many patterns (channels-last RGB 256 -> 224 passes a row at a time: 21 patterns) would
-  // spend more on it than it saves: it ran 40 % slower.
-  const bool layout_pays = static_cast<int64_t>(rows) * (last + 1) >= 4 * (table_entries / lanes);
+  // with many patterns would spend more on it than it saves: channels-last RGB 256 -> 224 passes
+  // a row at a time (21 patterns) and ran 40 % slower, and the 8-row groups of the H-first
+  // 256 -> 224 forward (7 patterns, case 18) 5 % slower. Several patterns save less a vector
+  // (14.5 -> 13.2 cycles against 11.5 -> 5.1 for one), so they need four times the vectors.
+  const int64_t vectors_per_table_vector = patterns == 1 ? 4 : 16;
+  const bool layout_pays =
+      static_cast<int64_t>(rows) * (last + 1) >= vectors_per_table_vector * (table_entries / lanes);
   if (layout_pays && source_length >= loaded && table_entries <= kMaxRowTable &&
       (patterns == 1 || last < kMaxListed)) {
     // Vectors [0, inside) load within the row; starts are non-decreasing, so they come first.
@@ -480,22 +490,24 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
         float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
         if (patterns == 1) {
           for (int32_t m = 0; m < inside; ++m) {
-            vector_from(src_row + first_base + m * step, std::false_type(), 0, one_pattern_counts,
-                        row_index, row_weights, out + static_cast<ptrdiff_t>(m) * lanes);
+            vector_from(src_row + first_base + m * step, std::false_type(), 0, std::true_type(),
+                        one_pattern_counts, row_index, row_weights,
+                        out + static_cast<ptrdiff_t>(m) * lanes);
           }
         } else {
           for (int32_t m = 0; m < inside; ++m) {
             const int32_t pattern = listed_pattern[m];
-            vector_from(src_row + listed_start[m], std::false_type(), 0, counts_of(pattern),
-                        row_index + pattern * table_taps, row_weights + pattern * table_taps,
+            vector_from(src_row + listed_start[m], std::false_type(), 0, std::true_type(),
+                        counts_of(pattern), row_index + pattern * table_taps,
+                        row_weights + pattern * table_taps,
                         out + static_cast<ptrdiff_t>(m) * lanes);
           }
         }
         for (int e = 0; e < end_count; ++e) {
           const int32_t pattern = ends[e].pattern;
-          vector_from(src_row + ends[e].load, std::false_type(), 0, counts_of(pattern),
-                      end_index + e * table_taps, row_weights + pattern * table_taps,
-                      out + ends[e].out);
+          vector_from(src_row + ends[e].load, std::false_type(), 0, std::true_type(),
+                      counts_of(pattern), end_index + e * table_taps,
+                      row_weights + pattern * table_taps, out + ends[e].out);
         }
       }
       return;
