@@ -423,72 +423,65 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       static_cast<int64_t>(rows) * (last + 1) >= vectors_per_table_vector * (table_entries / lanes);
   if (layout_pays && source_length >= loaded && table_entries <= kMaxRowTable &&
       (patterns == 1 || last < kMaxListed)) {
-    // Vectors [0, inside) load within the row; starts are non-decreasing, so they come first.
+    // One walk along the row: vectors [0, inside) load within it (starts are non-decreasing, so
+    // they come first) and are listed where there are several patterns; the others, and the
+    // overhang, are its end vectors. Upsampling by k leaves about k of them (a vector's loads
+    // advance lanes / k columns); more than the buffers hold leave the row to the loop below.
     int32_t inside = 0;
-    HWY_ALIGN int32_t listed_start[kMaxListed];
+    int32_t listed_start[kMaxListed];
     int32_t listed_pattern[kMaxListed];
-    const int64_t step = base_step[0];
-    const auto start_of = [&](int32_t m, int64_t walked) {
-      return patterns == 1 ? first_base + m * step : walked;
+    struct EndVector {
+      int64_t load;     // the column its loads start from
+      ptrdiff_t out;    // its first result column, from the interior's begin
+      int32_t pattern;  // its weights and run lengths; its columns are in end_index
     };
-    {
-      int64_t start = first_base;
-      int32_t pattern = 0;
-      for (int32_t m = 0; m <= last; ++m) {
-        if (start_of(m, start) + loaded > source_length) break;
+    EndVector ends[kMaxEndVectors];
+    HWY_ALIGN int32_t end_index[kMaxRowTable];
+    int32_t end_count = 0;
+    const auto add_end = [&](int64_t start, int32_t pattern, ptrdiff_t out) {
+      if (end_count == kMaxEndVectors || (end_count + 1) * table_taps > kMaxRowTable) return false;
+      const int64_t load = std::min(start, source_length - loaded);
+      const auto shift = static_cast<int32_t>(start - load);
+      const int32_t* pattern_index = index + pattern * table_taps;
+      int32_t* const moved = end_index + end_count * table_taps;
+      for (ptrdiff_t t = 0; t < table_taps; ++t) moved[t] = pattern_index[t] + shift;
+      ends[end_count++] = {load, out, pattern};
+      return true;
+    };
+    bool ends_fit = true;
+    int64_t start = first_base;
+    int32_t pattern = 0;
+    for (int32_t m = 0; m <= last && ends_fit; ++m) {
+      if (m == inside && start + loaded <= source_length) {
         if (patterns > 1) {
           listed_start[m] = static_cast<int32_t>(start);
           listed_pattern[m] = pattern;
-          start += base_step[pattern];
-          pattern = next_pattern[pattern];
         }
         ++inside;
+      } else {
+        ends_fit = add_end(start, pattern, static_cast<ptrdiff_t>(m) * lanes);
       }
+      start += base_step[pattern];
+      pattern = next_pattern[pattern];
     }
-    // Upsampling by k leaves about k end vectors (a vector's loads advance lanes / k columns).
-    const int32_t end_vectors = last + 1 - inside + (axis.periodic_overhang > 0 ? 1 : 0);
-    if (end_vectors <= kMaxEndVectors && end_vectors * table_taps <= kMaxRowTable) {
+    if (ends_fit && axis.periodic_overhang > 0) {
+      ends_fit = add_end(axis.periodic_overhang_base, axis.periodic_overhang_pattern,
+                         static_cast<ptrdiff_t>(last) * lanes + axis.periodic_overhang);
+    }
+    if (ends_fit) {
       HWY_ALIGN int32_t row_index[kMaxRowTable];
       HWY_ALIGN float row_weights[kMaxRowTable];
       std::copy(index, index + table_entries, row_index);
       std::copy(weights, weights + table_entries, row_weights);
-      struct EndVector {
-        int64_t load;     // the column its loads start from
-        ptrdiff_t out;    // its first result column, from the interior's begin
-        int32_t pattern;  // its weights and run lengths; its columns are in end_index
+      const auto counts_of = [&](int32_t p) {
+        return hn::LoadU(di, counts + static_cast<ptrdiff_t>(p) * lanes);
       };
-      EndVector ends[kMaxEndVectors];
-      HWY_ALIGN int32_t end_index[kMaxRowTable];
-      int end_count = 0;
-      const auto add_end = [&](int64_t start, int32_t pattern, ptrdiff_t out) {
-        const int64_t load = std::min(start, source_length - loaded);
-        const auto shift = static_cast<int32_t>(start - load);
-        const int32_t* pattern_index = index + pattern * table_taps;
-        int32_t* const moved = end_index + end_count * table_taps;
-        for (ptrdiff_t t = 0; t < table_taps; ++t) moved[t] = pattern_index[t] + shift;
-        ends[end_count++] = {load, out, pattern};
-      };
-      {
-        int64_t start = first_base;
-        int32_t pattern = 0;
-        for (int32_t m = 0; m <= last; ++m) {
-          if (m >= inside) add_end(start_of(m, start), pattern, static_cast<ptrdiff_t>(m) * lanes);
-          start += base_step[pattern];
-          pattern = next_pattern[pattern];
-        }
-      }
-      if (axis.periodic_overhang > 0) {
-        add_end(axis.periodic_overhang_base, axis.periodic_overhang_pattern,
-                static_cast<ptrdiff_t>(last) * lanes + axis.periodic_overhang);
-      }
-      const auto counts_of = [&](int32_t pattern) {
-        return hn::LoadU(di, counts + static_cast<ptrdiff_t>(pattern) * lanes);
-      };
+      const int64_t step = base_step[0];
       const auto one_pattern_counts = counts_of(0);
       for (size_t row = 0; row < rows; ++row) {
         const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
         float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
-        if (patterns == 1) {
+        if (patterns == 1) {  // a constant step: no list
           for (int32_t m = 0; m < inside; ++m) {
             vector_from(src_row + first_base + m * step, std::false_type(), 0, std::true_type(),
                         one_pattern_counts, row_index, row_weights,
@@ -496,18 +489,16 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
           }
         } else {
           for (int32_t m = 0; m < inside; ++m) {
-            const int32_t pattern = listed_pattern[m];
+            const int32_t p = listed_pattern[m];
             vector_from(src_row + listed_start[m], std::false_type(), 0, std::true_type(),
-                        counts_of(pattern), row_index + pattern * table_taps,
-                        row_weights + pattern * table_taps,
+                        counts_of(p), row_index + p * table_taps, row_weights + p * table_taps,
                         out + static_cast<ptrdiff_t>(m) * lanes);
           }
         }
-        for (int e = 0; e < end_count; ++e) {
-          const int32_t pattern = ends[e].pattern;
-          vector_from(src_row + ends[e].load, std::false_type(), 0, std::true_type(),
-                      counts_of(pattern), end_index + e * table_taps,
-                      row_weights + pattern * table_taps, out + ends[e].out);
+        for (int32_t e = 0; e < end_count; ++e) {
+          const int32_t p = ends[e].pattern;
+          vector_from(src_row + ends[e].load, std::false_type(), 0, std::true_type(), counts_of(p),
+                      end_index + e * table_taps, row_weights + p * table_taps, out + ends[e].out);
         }
       }
       return;
