@@ -1185,6 +1185,10 @@ TEST_P(KernelsOnEveryTarget, SixteenBitConversionsMatchScalarReference) {
     values[1] = BitsToFloat(0x3F808000u);
     values[2] = std::ldexp(1.0f, -25);
     values[3] = NAN;
+    // NaNs whose payloads carry when rounded to bfloat16: they must stay NaN.
+    values[4] = BitsToFloat(0x7FFFFFFFu);
+    values[5] = BitsToFloat(0xFF800001u);
+    values[6] = BitsToFloat(0x7FC08000u);
     for (size_t stride : {1, 3}) {
       std::vector<uint16_t> narrow(values.size() * stride, 0xDEAD);
       kernels::StoreFromFloat(dtype, values.data(), values.size(), narrow.data(),

@@ -27,7 +27,9 @@ HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF /*df*/, hn::
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
   const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
   const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
-  const auto is_nan = hn::RebindMask(du32, hn::Ne(v, v));
+  // Not Ne(v, v): Highway 1.0's x86 Ne compares ordered, which is false for NaN, so a NaN whose
+  // payload carried into the exponent when rounded came out as a zero of either sign.
+  const auto is_nan = hn::RebindMask(du32, hn::IsNaN(v));
   const auto chosen = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
   return hn::DemoteTo(du16, hn::BitCast(di32, chosen));
 }
