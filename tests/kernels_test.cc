@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -1135,8 +1136,15 @@ TEST_P(KernelsOnEveryTarget, PlaneGroupTransposesMoveEveryElement) {
             }
           }
           if (plane_stride == 0) continue;  // planes on top of each other are a source only
-          // Pixels that are not exact in the dtype, so that the rounding shows.
-          for (size_t i = 0; i < kGroup * n; ++i) pixels[i] *= 1.0f + 0x1p-12f;
+          // Pixels that are not exact in the dtype, so that the rounding shows, with ties, NaNs
+          // and infinities among them.
+          for (size_t i = 0; i < kGroup * n; ++i) {
+            pixels[i] *= 1.0f + 0x1p-12f;
+            if (i % 37 == 3) pixels[i] = 1.0f + 0x1p-8f + (i % 2 == 0 ? 0x1p-7f : 0.0f);
+            // NaNs with payloads that carry when rounded, quiet and signalling.
+            if (i % 41 == 5) pixels[i] = BitsToFloat(i % 2 == 0 ? 0x7FFFFFFFu : 0xFF800001u);
+            if (i % 43 == 7) pixels[i] = -std::numeric_limits<float>::infinity();
+          }
           for (const auto stores :
                {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
             const size_t slots = kGroup * static_cast<size_t>(plane_stride) + 1;

@@ -17,12 +17,11 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// float32 -> bfloat16 bits with round-to-nearest-even (Highway's DemoteTo truncates).
+// float32 -> bfloat16 with round-to-nearest-even, the result in the upper 16 bits of each lane
+// (the lower ones are garbage).
 template <class DF>
-HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF /*df*/, hn::Vec<DF> v) {
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> RoundedBFloat16InUpperHalf(DF /*df*/, hn::Vec<DF> v) {
   const hn::RebindToUnsigned<DF> du32;
-  const hn::RebindToSigned<DF> di32;
-  const hn::Rebind<uint16_t, DF> du16;
   const auto bits = hn::BitCast(du32, v);
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
   const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
@@ -30,8 +29,29 @@ HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF /*df*/, hn::
   // Not Ne(v, v): Highway 1.0's x86 Ne compares ordered, which is false for NaN, so a NaN whose
   // payload carried into the exponent when rounded came out as a zero of either sign.
   const auto is_nan = hn::RebindMask(du32, hn::IsNaN(v));
-  const auto chosen = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
+  return hn::IfThenElse(is_nan, quiet_nan, rounded);
+}
+
+// float32 -> bfloat16 bits with round-to-nearest-even (Highway's DemoteTo truncates).
+template <class DF>
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> FloatToBFloat16Bits(DF df, hn::Vec<DF> v) {
+  const hn::RebindToSigned<DF> di32;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto chosen = hn::ShiftRight<16>(RoundedBFloat16InUpperHalf(df, v));
   return hn::DemoteTo(du16, hn::BitCast(di32, chosen));
+}
+
+// Two vectors rounded to bfloat16 as FloatToBFloat16Bits rounds, interleaved into one vector of
+// twice the lanes: lane 2m is even[m], lane 2m + 1 is odd[m]. A shift and a blend merge them,
+// where narrowing each vector costs shuffles (two on AVX-512: a pack and a lane permute).
+template <class DF>
+HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> InterleavedBFloat16Bits(DF df, hn::Vec<DF> even,
+                                                                          hn::Vec<DF> odd) {
+  const hn::Repartition<uint16_t, DF> du16;
+  const auto odd_bits = hn::BitCast(du16, RoundedBFloat16InUpperHalf(df, odd));
+  const auto even_bits =
+      hn::BitCast(du16, hn::ShiftRight<16>(RoundedBFloat16InUpperHalf(df, even)));
+  return hn::OddEven(odd_bits, even_bits);
 }
 
 // float16 -> float32, exactly. F16C targets use the instruction; Highway 1.0's emulation on
