@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "kernels/dtype_vectors-inl.h"
@@ -156,6 +157,68 @@ struct RoundingSink {
   }
 };
 
+// Combine's body for bfloat16 rows split by column phase (kPhases 2 or 4), 4 * lanes columns at
+// a time; returns the columns done. A bfloat16 pair is a float's upper half: the 32-bit lanes of
+// a 16-bit load, shifted left by 16 or masked to their upper half, are the even and the odd
+// columns as floats. That is the split by phase 2 already, where converting each half of the load
+// and de-interleaving the sums cost two conversion shuffles per load and one per stored vector.
+template <int kPhases>
+HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
+                                        const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
+                                        const float* HWY_RESTRICT weights, size_t count) {
+  size_t j = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const hn::RebindToUnsigned<decltype(d)> du32;
+  const hn::Repartition<uint16_t, decltype(d)> du16;
+  const size_t lanes = hn::Lanes(d);
+  const auto upper_half = hn::Set(du32, 0xFFFF0000u);
+  const auto split = [&](const uint16_t* HWY_RESTRICT at, V& even, V& odd) {
+    const auto pairs = hn::BitCast(du32, hn::LoadU(du16, at));
+    even = hn::BitCast(d, hn::ShiftLeft<16>(pairs));
+    odd = hn::BitCast(d, hn::And(pairs, upper_half));
+  };
+  for (; j + 4 * lanes <= n; j += 4 * lanes) {
+    const uint16_t* row = src + j;
+    V even0, odd0, even1, odd1;
+    split(row, even0, odd0);
+    split(row + 2 * lanes, even1, odd1);
+    const auto w0 = hn::Set(d, weights[0]);
+    auto acc_even0 = hn::Mul(w0, even0), acc_odd0 = hn::Mul(w0, odd0);
+    auto acc_even1 = hn::Mul(w0, even1), acc_odd1 = hn::Mul(w0, odd1);
+    for (size_t k = 1; k < count; ++k) {
+      row += src_stride;
+      split(row, even0, odd0);
+      split(row + 2 * lanes, even1, odd1);
+      const auto w = hn::Set(d, weights[k]);
+      acc_even0 = hn::MulAdd(w, even0, acc_even0);
+      acc_odd0 = hn::MulAdd(w, odd0, acc_odd0);
+      acc_even1 = hn::MulAdd(w, even1, acc_even1);
+      acc_odd1 = hn::MulAdd(w, odd1, acc_odd1);
+    }
+    const size_t length = sink.phase_length;
+    if constexpr (kPhases == 2) {
+      float* const phase0 = sink.dst + j / 2;
+      hn::StoreU(acc_even0, d, phase0);
+      hn::StoreU(acc_even1, d, phase0 + lanes);
+      hn::StoreU(acc_odd0, d, phase0 + length);
+      hn::StoreU(acc_odd1, d, phase0 + length + lanes);
+    } else {
+      // The even columns are phases 0 and 2 alternately, the odd ones 1 and 3.
+      float* const phase0 = sink.dst + j / 4;
+      hn::StoreU(hn::ConcatEven(d, acc_even1, acc_even0), d, phase0);
+      hn::StoreU(hn::ConcatEven(d, acc_odd1, acc_odd0), d, phase0 + length);
+      hn::StoreU(hn::ConcatOdd(d, acc_even1, acc_even0), d, phase0 + 2 * length);
+      hn::StoreU(hn::ConcatOdd(d, acc_odd1, acc_odd0), d, phase0 + 3 * length);
+    }
+  }
+#else
+  (void)sink, (void)n, (void)src, (void)src_stride, (void)weights, (void)count;
+#endif
+  return j;
+}
+
 // sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
 // k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
 // (exactly), so 16-bit gradients need no float copy in scratch first.
@@ -171,6 +234,10 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
     return;
   }
   size_t j = 0;
+  if constexpr (kType == DType::kBFloat16 &&
+                (std::is_same_v<Sink, RowSink<2>> || std::is_same_v<Sink, RowSink<4>>)) {
+    j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count);
+  }
   // Four independent accumulators hide the FMA latency.
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
     const Storage* row = src + j;
