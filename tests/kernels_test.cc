@@ -123,8 +123,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
 
 // Rows written in their dtype, 16-bit ones rounded in registers, give the bits of combining into
 // floats and converting with StoreFromFloat, cached and streamed, over every length around the
-// vectors and tap counts, including sums that round to a tie, overflow float16 or are NaN;
-// nothing past the row. One row at a time here; a band of rows below.
+// vectors and tap counts, including sums that round to a tie, overflow float16 or are NaN (with
+// payloads that carry when rounded); nothing past the row. One row at a time here; a band of rows
+// below.
 TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesCombineThenStore) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
@@ -137,6 +138,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesCombineThenStore) {
           src[1] = 70000.0f;                   // beyond float16's range: Inf
           src[2] = std::nanf("");              // NaN stays NaN
           src[0] = 1.0f + 0x1p-11f + 0x1p-8f;  // ties in both 16-bit formats' last place
+          // NaNs whose payloads carry when rounded to bfloat16, in later vectors of the row.
+          src[n / 2] = BitsToFloat(0xFFFFFFFFu);
+          src[n - 1] = BitsToFloat(0x7FFFFFFFu);
         }
         const std::vector<float> weights = count == 0 ? std::vector<float>{} : [&] {
           std::vector<float> w(count, 0.0f);
@@ -1197,6 +1201,10 @@ TEST_P(KernelsOnEveryTarget, SixteenBitConversionsMatchScalarReference) {
     values[4] = BitsToFloat(0x7FFFFFFFu);
     values[5] = BitsToFloat(0xFF800001u);
     values[6] = BitsToFloat(0x7FC08000u);
+    // And at every position of a group of four vectors, on any vector width.
+    for (size_t i = 100; i < 164; i += 7) {
+      values[i] = BitsToFloat(i % 2 == 0 ? 0x7FFFFFFFu : 0xFFFFFFFFu);
+    }
     for (size_t stride : {1, 3}) {
       std::vector<uint16_t> narrow(values.size() * stride, 0xDEAD);
       kernels::StoreFromFloat(dtype, values.data(), values.size(), narrow.data(),

@@ -149,6 +149,12 @@ struct RoundingSink {
 
   template <class D, class V>
   HWY_INLINE void Store4(D d, size_t column, V a0, V a1, V a2, V a3) const {
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (kType == DType::kBFloat16) {
+      StoreRoundedBFloat16x4(d, a0, a1, a2, a3, dst + column, stream);
+      return;
+    }
+#endif
     const size_t lanes = hn::Lanes(d);
     StoreRounded16<kType>(d, a0, dst + column, stream);
     StoreRounded16<kType>(d, a1, dst + column + lanes, stream);

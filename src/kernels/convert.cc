@@ -53,6 +53,15 @@ void StoreRounded16Row(const float* HWY_RESTRICT src, size_t n, uint16_t* out, p
   const size_t lanes = hn::Lanes(df);
   size_t j = 0;
   if (stride == 1) {
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (kType == DType::kBFloat16) {
+      for (; j + 4 * lanes <= n; j += 4 * lanes) {
+        StoreRoundedBFloat16x4(df, hn::LoadU(df, src + j), hn::LoadU(df, src + j + lanes),
+                               hn::LoadU(df, src + j + 2 * lanes),
+                               hn::LoadU(df, src + j + 3 * lanes), out + j, /*stream=*/false);
+      }
+    }
+#endif
     for (; j + lanes <= n; j += lanes) StoreRounded16<kType>(df, hn::LoadU(df, src + j), out + j);
   }
   for (; j < n; ++j) {
