@@ -17,14 +17,21 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// A float's bits rounded to bfloat16, nearest even, in the upper 16 bits of each lane (the lower
+// ones are garbage). Right for every value but NaN, whose payload may carry into the exponent.
+template <class DU>
+HWY_INLINE hn::Vec<DU> RoundedBFloat16BitsUnlessNaN(DU du32, hn::Vec<DU> bits) {
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
+  return hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
+}
+
 // float32 -> bfloat16 with round-to-nearest-even, the result in the upper 16 bits of each lane
 // (the lower ones are garbage).
 template <class DF>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> RoundedBFloat16InUpperHalf(DF /*df*/, hn::Vec<DF> v) {
   const hn::RebindToUnsigned<DF> du32;
   const auto bits = hn::BitCast(du32, v);
-  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
-  const auto rounded = hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb));
+  const auto rounded = RoundedBFloat16BitsUnlessNaN(du32, bits);
   const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
   // Not Ne(v, v): Highway 1.0's x86 Ne compares ordered, which is false for NaN, so a NaN whose
   // payload carried into the exponent when rounded came out as a zero of either sign.
@@ -140,10 +147,10 @@ HWY_INLINE void StoreRounded16(DF df, hn::Vec<DF> v, uint16_t* HWY_RESTRICT dst,
 #if HWY_TARGET != HWY_SCALAR
 // Four vectors of consecutive values rounded to bfloat16 (StoreRounded16's bits) into dst, 4 *
 // lanes elements, streamed if asked (dst then aligned to a half-width 16-bit vector, as for
-// StoreRounded16). NaNs are rare, so they
-// are looked for once for all four vectors, where testing and selecting per vector took a third
-// of the rounding's operations; and each pair of vectors is narrowed by one concatenation of
-// their upper halves instead of a pack and a lane permute per vector.
+// StoreRounded16). NaNs are rare, so they are looked for once for all four vectors, where testing
+// and selecting per vector took a third of the rounding's operations; and each pair of vectors is
+// narrowed by one concatenation of their upper halves instead of a pack and a lane permute per
+// vector.
 template <class DF>
 HWY_INLINE void StoreRoundedBFloat16x4(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn::Vec<DF> v2,
                                        hn::Vec<DF> v3, uint16_t* HWY_RESTRICT dst, bool stream) {
@@ -164,9 +171,7 @@ HWY_INLINE void StoreRoundedBFloat16x4(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn
   const hn::RebindToUnsigned<DF> du32;
   const hn::Repartition<uint16_t, DF> du16;
   const auto round = [&](hn::Vec<DF> v) {
-    const auto bits = hn::BitCast(du32, v);
-    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
-    return hn::BitCast(du16, hn::Add(bits, hn::Add(hn::Set(du32, 0x7FFFu), lsb)));
+    return hn::BitCast(du16, RoundedBFloat16BitsUnlessNaN(du32, hn::BitCast(du32, v)));
   };
   // The upper halves of the 32-bit lanes are the odd 16-bit ones.
   const auto low = hn::ConcatOdd(du16, round(v1), round(v0));
