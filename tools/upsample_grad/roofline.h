@@ -74,7 +74,8 @@ class RooflineProbe {
   size_t bytes_;
   int threads_;
   std::unique_ptr<float[], AlignedFree> source_;
-  std::unique_ptr<float[], AlignedFree> destination_;
+  std::unique_ptr<float[], AlignedFree> destination_allocation_;
+  float* destination_;  // bytes_ of it, inside destination_allocation_ (roofline.cc says where)
 };
 
 // "streaming copy X GB/s (read + write), read Y GB/s, write Z GB/s (256 MiB buffers, median of 7,
