@@ -251,6 +251,79 @@ TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenComb
   }
 }
 
+// Long runs of rows far apart (anti-aliased downscales by 4 and more) take Combine's many-tap
+// form (combine-inl.h), which sweeps the columns a few rows at a time through partial sums. Its
+// bits are those of the same columns combined from rows packed close together (the column-block
+// loop), a chunk of columns at a time: for source rows of every dtype, into floats and into
+// rounded 16-bit results (cached and streamed), tap counts on both sides of the form's threshold
+// and of its sweep width, and lengths across its strip of partial sums.
+TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsMatchCloseRowsBitwise) {
+  const auto lanes = static_cast<size_t>(TargetLanes());
+  // Chunks of 32 packed columns: 33 rows of them span 4 KiB, inside the form's threshold.
+  constexpr size_t kChunk = 32;
+  const std::vector<size_t> lengths = {1,    4 * lanes - 1,        4 * lanes, 4 * lanes + 3, 1023,
+                                       1024, 1024 + 4 * lanes + 5, 2053};
+  std::mt19937 rng(47);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    for (size_t count : {7, 8, 9, 13, 16, 17, 33}) {
+      for (size_t n : lengths) {
+        // Far apart: the run spans 16 KiB or more in any dtype.
+        const size_t stride = std::max<size_t>(n + 3, 16384 / 2 / count + 1);
+        const size_t total = stride * count;
+        std::vector<uint16_t> halves(total);
+        std::vector<float> floats(total);
+        for (size_t i = 0; i < total; ++i) {
+          const float v = std::normal_distribution<float>()(rng);
+          halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+          floats[i] = dtype == DType::kFloat32   ? v
+                      : dtype == DType::kFloat16 ? Float16ToFloat(halves[i])
+                                                 : BFloat16ToFloat(halves[i]);
+        }
+        const std::vector<float> weights = Random(count, 90 + static_cast<uint32_t>(count));
+        std::vector<float> expected(n);
+        std::vector<float> packed(count * kChunk);
+        for (size_t j0 = 0; j0 < n; j0 += kChunk) {
+          const size_t m = std::min(kChunk, n - j0);
+          for (size_t k = 0; k < count; ++k) {
+            std::copy_n(floats.begin() + static_cast<ptrdiff_t>(k * stride + j0), m,
+                        packed.begin() + static_cast<ptrdiff_t>(k * kChunk));
+          }
+          kernels::CombineRows(expected.data() + j0, m, packed.data(), kChunk, weights.data(),
+                               count);
+        }
+        const std::string label = std::string(DTypeName(dtype)) + " count " +
+                                  std::to_string(count) + " n " + std::to_string(n);
+        std::vector<float> actual(n + 1, 12345.0f);
+        const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
+                                                      : static_cast<const void*>(halves.data());
+        kernels::CombineRowsFrom(dtype, actual.data(), n, source, static_cast<ptrdiff_t>(stride),
+                                 weights.data(), count);
+        for (size_t j = 0; j < n; ++j) {
+          ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j])) << label << " j " << j;
+        }
+        ASSERT_EQ(actual[n], 12345.0f) << "wrote past the row, " << label;
+        // The same run from float rows into a result in `dtype`, rounded as it is stored.
+        std::vector<uint8_t> expected_result(n * elem);
+        kernels::StoreFromFloat(dtype, expected.data(), n, expected_result.data(), 1);
+        for (const auto stores :
+             {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+          std::vector<uint8_t> storage(n * elem + 64, 0xAB);
+          uint8_t* const result =
+              storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+          const int32_t first = 0, offsets[2] = {0, static_cast<int32_t>(count)};
+          kernels::CombineRowRunsTo(kernels::RowRuns{&first, offsets, weights.data()}, 0, 1,
+                                    floats.data(), static_cast<ptrdiff_t>(stride), 0, n, dtype,
+                                    result, 0, stores);
+          kernels::FlushStreamedStores();
+          ASSERT_EQ(std::memcmp(result, expected_result.data(), n * elem), 0)
+              << label << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+        }
+      }
+    }
+  }
+}
+
 // A float's bits, with every NaN as one value: where a NaN meets an Inf - Inf, which NaN comes
 // out (sign, payload) depends on operand order the compiler may pick differently between two
 // code paths; that a NaN comes out does not.
