@@ -61,28 +61,6 @@ HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> InterleavedBFloat16Bits(DF df,
   return hn::OddEven(odd_bits, even_bits);
 }
 
-// InterleavedBFloat16Bits for vectors the caller has found free of NaN (MayHoldNaN): the rounding
-// alone, without the NaN test and select that take a third of its operations.
-template <class DF>
-HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> InterleavedBFloat16BitsOfNumbers(
-    DF /*df*/, hn::Vec<DF> even, hn::Vec<DF> odd) {
-  const hn::RebindToUnsigned<DF> du32;
-  const hn::Repartition<uint16_t, DF> du16;
-  const auto odd_bits =
-      hn::BitCast(du16, RoundedBFloat16BitsUnlessNaN(du32, hn::BitCast(du32, odd)));
-  const auto even_bits = hn::BitCast(
-      du16, hn::ShiftRight<16>(RoundedBFloat16BitsUnlessNaN(du32, hn::BitCast(du32, even))));
-  return hn::OddEven(odd_bits, even_bits);
-}
-
-// False when no lane of the four vectors is NaN. One test of their sum: a NaN anywhere makes the
-// sum NaN, and a sum of finite values never is. Opposite infinities also sum to NaN, so true means
-// only "may": callers then take their per-vector path, which gives the same bits.
-template <class DF>
-HWY_INLINE bool MayHoldNaN(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn::Vec<DF> v2, hn::Vec<DF> v3) {
-  return !hn::AllFalse(df, hn::IsNaN(hn::Add(hn::Add(v0, v1), hn::Add(v2, v3))));
-}
-
 // float16 -> float32, exactly. F16C targets use the instruction; Highway 1.0's emulation on
 // the others turns Inf into 65536, so there the fields are decoded with integer operations.
 template <class DF>
