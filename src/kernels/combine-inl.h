@@ -246,12 +246,14 @@ HWY_INLINE bool UseManyTapForm(size_t count, ptrdiff_t row_bytes) {
 }
 
 // The many-tap form over whole blocks of 4 * lanes columns from column 0; returns the columns
-// done (Combine's loops finish the rest, in the same operations).
+// done (Combine's loops finish the rest, in the same operations). Not inlined: a call is a whole
+// row of many taps, and inlined it doubled the size of every H-pass kernel around Combine's
+// common loops.
 template <DType kType, class Sink>
-HWY_INLINE size_t CombineManyTaps(const Sink& sink, size_t n,
-                                  const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
-                                  ptrdiff_t src_stride, const float* HWY_RESTRICT weights,
-                                  size_t count) {
+HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
+                                    const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
+                                    ptrdiff_t src_stride, const float* HWY_RESTRICT weights,
+                                    size_t count) {
   using Storage = typename DTypeTraits<kType>::Storage;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
