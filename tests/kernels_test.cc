@@ -219,6 +219,25 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToRunsEveryRowOfABand) {
 }
 
 // 16-bit source rows converted in registers give the bits of converting them to float first.
+// Standard normal values as rows in `dtype` (16-bit ones in `halves`) and the same values as
+// floats, exactly: the rows a kernel reads and the float rows its reference reads.
+struct RowsInDType {
+  std::vector<uint16_t> halves;
+  std::vector<float> floats;
+};
+
+RowsInDType RandomRowsIn(DType dtype, size_t total, std::mt19937& rng) {
+  RowsInDType rows{std::vector<uint16_t>(total), std::vector<float>(total)};
+  for (size_t i = 0; i < total; ++i) {
+    const float v = std::normal_distribution<float>()(rng);
+    rows.halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+    rows.floats[i] = dtype == DType::kFloat32   ? v
+                     : dtype == DType::kFloat16 ? Float16ToFloat(rows.halves[i])
+                                                : BFloat16ToFloat(rows.halves[i]);
+  }
+  return rows;
+}
+
 TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   std::mt19937 rng(31);
@@ -227,15 +246,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenComb
       for (size_t count : {0, 1, 3, 5}) {
         const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 3;
         const size_t total = stride * std::max<size_t>(count, 1);
-        std::vector<uint16_t> halves(total);
-        std::vector<float> floats(total);
-        for (size_t i = 0; i < total; ++i) {
-          const float v = std::normal_distribution<float>()(rng);
-          halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
-          floats[i] = dtype == DType::kFloat32   ? v
-                      : dtype == DType::kFloat16 ? Float16ToFloat(halves[i])
-                                                 : BFloat16ToFloat(halves[i]);
-        }
+        const RowsInDType rows = RandomRowsIn(dtype, total, rng);
+        const std::vector<uint16_t>& halves = rows.halves;
+        const std::vector<float>& floats = rows.floats;
         const std::vector<float> weights = Random(count, 77);
         std::vector<float> expected(n), actual(n);
         kernels::CombineRows(expected.data(), n, floats.data(), stride, weights.data(), count);
@@ -271,15 +284,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsMatchCloseRowsBitwise) 
         // Far apart: the run spans 16 KiB or more in any dtype.
         const size_t stride = std::max<size_t>(n + 3, 16384 / 2 / count + 1);
         const size_t total = stride * count;
-        std::vector<uint16_t> halves(total);
-        std::vector<float> floats(total);
-        for (size_t i = 0; i < total; ++i) {
-          const float v = std::normal_distribution<float>()(rng);
-          halves[i] = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
-          floats[i] = dtype == DType::kFloat32   ? v
-                      : dtype == DType::kFloat16 ? Float16ToFloat(halves[i])
-                                                 : BFloat16ToFloat(halves[i]);
-        }
+        const RowsInDType rows = RandomRowsIn(dtype, total, rng);
+        const std::vector<uint16_t>& halves = rows.halves;
+        const std::vector<float>& floats = rows.floats;
         const std::vector<float> weights = Random(count, 90 + static_cast<uint32_t>(count));
         std::vector<float> expected(n);
         std::vector<float> packed(count * kChunk);
