@@ -228,12 +228,13 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
 // Combine's form for long runs of distant rows (anti-aliased downscales by 4 and more: 16-33
 // taps). The column-block loop below reads all `count` rows at once, a line or two of each per
 // block, and with rows a page or more apart no hardware prefetcher follows that many streams
-// (each row is a new page to train on): on the Zen 3 VM a 1024 -> 128 bicubic AA forward spent
-// 55-60 % of its time in those loads. This form sweeps a strip of columns kTapsPerPass rows at a
-// time instead, keeping the partial sums of the strip in a stack buffer between sweeps: each
-// sweep reads kTapsPerPass rows sequentially, and every element still sees Mul(w0, x0) then
-// MulAdd over k in order, the bits of the loop below. It cost 5-7 % where runs are short (5-9
-// taps, or a whole run within L1), hence the two thresholds.
+// (each row is a new page to train on): on the Zen 3 VM a 1024 -> 128 bicubic AA forward had
+// 60 % of its samples in that loop, nearly all on the loads. This form sweeps a strip of columns
+// kTapsPerPass rows at a time instead, keeping the partial sums of the strip in a stack buffer
+// between sweeps: each sweep reads kTapsPerPass rows sequentially, and every element still sees
+// Mul(w0, x0) then MulAdd over k in order, the bits of the loop below. That case ran in 0.78-0.82
+// of its former time, 4x downscales in 0.90-0.93 (bench/RESULTS.md); where runs are short (5-9
+// taps, or a whole run within L1) the form cost 5-7 %, hence the two thresholds.
 inline constexpr size_t kTapsPerPass = 4;
 inline constexpr size_t kManyTaps = 8;
 inline constexpr size_t kManyTapsMinSpanBytes = 16 * 1024;
@@ -258,6 +259,7 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t block = 4 * lanes;
+  if (block > kStripFloats) return 0;  // vectors wider than the strip: the loop below does all
   HWY_ALIGN float partial[kStripFloats];
   size_t j = 0;
   while (n - j >= block) {
@@ -266,24 +268,28 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
       const size_t k1 = std::min(count, k0 + kTapsPerPass);
       const bool last = k1 == count;
       for (size_t v = 0; v < strip; v += block) {
-        const Storage* row = src + static_cast<ptrdiff_t>(k0) * src_stride + j + v;
+        const Storage* const columns = src + j + v;
+        const auto row_of = [&](size_t k) {
+          return columns + static_cast<ptrdiff_t>(k) * src_stride;
+        };
         size_t k = k0;
         auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
         if (k0 == 0) {
+          const Storage* const row = row_of(0);
           const auto w0 = hn::Set(d, weights[0]);
           a0 = hn::Mul(w0, LoadAs<kType>(d, row));
           a1 = hn::Mul(w0, LoadAs<kType>(d, row + lanes));
           a2 = hn::Mul(w0, LoadAs<kType>(d, row + 2 * lanes));
           a3 = hn::Mul(w0, LoadAs<kType>(d, row + 3 * lanes));
           k = 1;
-          row += src_stride;
         } else {
           a0 = hn::Load(d, partial + v);
           a1 = hn::Load(d, partial + v + lanes);
           a2 = hn::Load(d, partial + v + 2 * lanes);
           a3 = hn::Load(d, partial + v + 3 * lanes);
         }
-        for (; k < k1; ++k, row += src_stride) {
+        for (; k < k1; ++k) {
+          const Storage* const row = row_of(k);
           const auto w = hn::Set(d, weights[k]);
           a0 = hn::MulAdd(w, LoadAs<kType>(d, row), a0);
           a1 = hn::MulAdd(w, LoadAs<kType>(d, row + lanes), a1);
