@@ -233,7 +233,7 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
 // kTapsPerPass rows at a time instead, keeping the partial sums of the strip in a stack buffer
 // between sweeps: each sweep reads kTapsPerPass rows sequentially, and every element still sees
 // Mul(w0, x0) then MulAdd over k in order, the bits of the loop below. That case ran in 0.78-0.82
-// of its former time, 4x downscales (16-17 taps) in 0.90-0.93 (bench/RESULTS.md); with fewer
+// of its former time, 4x downscales (16-17 taps) in 0.90-0.98 (bench/RESULTS.md); with fewer
 // taps the old loop keeps up and the form's partial sums cost 3-8 % (2x, 3x and 6x AA downscales
 // of 1024-1536-wide rows: 9-13 taps), as does a run within L1, hence the two thresholds.
 inline constexpr size_t kTapsPerPass = 4;
