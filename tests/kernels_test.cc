@@ -218,7 +218,6 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToRunsEveryRowOfABand) {
   }
 }
 
-// 16-bit source rows converted in registers give the bits of converting them to float first.
 // Standard normal values as rows in `dtype` (16-bit ones in `halves`) and the same values as
 // floats, exactly: the rows a kernel reads and the float rows its reference reads.
 struct RowsInDType {
@@ -238,6 +237,7 @@ RowsInDType RandomRowsIn(DType dtype, size_t total, std::mt19937& rng) {
   return rows;
 }
 
+// 16-bit source rows converted in registers give the bits of converting them to float first.
 TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   std::mt19937 rng(31);
