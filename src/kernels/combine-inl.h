@@ -241,10 +241,16 @@ inline constexpr size_t kManyTaps = 16;
 inline constexpr size_t kManyTapsMinSpanBytes = 16 * 1024;
 inline constexpr size_t kStripFloats = 1024;  // 4 KiB of partial sums, in L1 between sweeps
 
-// Whether Combine takes the many-tap form for a run of `count` rows `row_bytes` apart.
-HWY_INLINE bool UseManyTapForm(size_t count, ptrdiff_t row_bytes) {
-  const auto span = static_cast<size_t>(row_bytes < 0 ? -row_bytes : row_bytes);
-  return count >= kManyTaps && count * span >= kManyTapsMinSpanBytes;
+// Whether Combine takes the many-tap form for a run of `count` rows of `element_bytes` elements,
+// `src_stride` elements apart: count * |src_stride| * element_bytes >= kManyTapsMinSpanBytes,
+// compared by a division, since a view's stride may be any ptrdiff_t (the API fuzzer passed
+// 2^62) and the product would overflow.
+HWY_INLINE bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_bytes) {
+  if (count < kManyTaps) return false;
+  const size_t stride = src_stride < 0 ? size_t{0} - static_cast<size_t>(src_stride)
+                                       : static_cast<size_t>(src_stride);
+  const size_t run_element_bytes = count * element_bytes;
+  return stride >= (kManyTapsMinSpanBytes + run_element_bytes - 1) / run_element_bytes;
 }
 
 // The many-tap form over whole blocks of 4 * lanes columns from column 0; returns the columns
@@ -331,7 +337,7 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
                 (std::is_same_v<Sink, RowSink<2>> || std::is_same_v<Sink, RowSink<4>>)) {
     j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count);
   }
-  if (j == 0 && UseManyTapForm(count, src_stride * static_cast<ptrdiff_t>(sizeof(Storage)))) {
+  if (j == 0 && UseManyTapForm(count, src_stride, sizeof(Storage))) {
     j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count);
   }
   // Four independent accumulators hide the FMA latency.
