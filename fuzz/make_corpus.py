@@ -227,9 +227,9 @@ SEEDS = {
 }
 
 
-# Reproducers of library bugs the fuzzer found (fuzz/regressions/README.md describes them, both
-# fixed in b020815); build_and_run.sh replays them before fuzzing. Regenerated here so that
-# they stay readable.
+# Reproducers of library bugs the fuzzer found (fuzz/regressions/README.md describes them: bugs
+# 1 and 2 fixed in b020815, bug 3 in 2e26ccb); build_and_run.sh replays them before fuzzing.
+# Regenerated here so that they stay readable.
 REGRESSIONS = {
     # scalesW = 5e-324: 1/scales = Inf passes the 50x check, the centre becomes Inf - Inf = NaN
     # and bicubic_aa_weights.cc converts it to int64 (UBSan: float-cast-overflow).
@@ -243,6 +243,11 @@ REGRESSIONS = {
     # and validation.cc then computes offset * sizeof(dtype) (UBSan: signed overflow).
     "bug2_empty_view_huge_offset_overflow": case(
         dims=(0, 3, 4, 4, 2, 2), out=tensor(offset=4)),
+    # gradOut's H stride replaced by 2^62 (layout 6 with this seed): the many-tap test of the H
+    # pass (combine-inl.h, UseManyTapForm) multiplied the row stride by the element size before
+    # it looked at the tap count (UBSan: signed overflow).
+    "bug3_huge_row_stride_many_tap_overflow": case(
+        dims=(1, 2, 1, 1, 4, 1), source=tensor(layout=6, seed=2051)),
 }
 
 
