@@ -103,6 +103,12 @@ EXTRA_SHAPES = [
     "bilinear,16,256,16x16,32x32,bf16,forward",
     "bicubic_aa,16,256,32x32,16x16,fp32",
     "bicubic_aa,16,256,32x32,16x16,bf16,forward",
+    # Planes whose result rows are 33 to 63 wide (plane groups since session 14): a ViT's
+    # position embedding resized for another image size (bicubic, one image of 768 channels),
+    # FPN-style feature maps upsampled 1.5x and 2x in bfloat16.
+    "bicubic,1,768,37x37,46x46,fp32,forward",
+    "bilinear,8,256,28x28,42x42,bf16,forward",
+    "bilinear,8,256,28x28,56x56,bf16,forward",
 ]
 
 

@@ -79,13 +79,13 @@ void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
 
 // Channels-last problems combine C-vectors from 8 channels up; with 2 to 4 channels and pixels
 // back to back they deinterleave rows; NCHW problems of at least 8 groups of 16 planes whose
-// result rows are at most 32 wide and source rows at most 64 (and a group's pixels at most
+// result rows are at most 63 wide and source rows at most 64 (and a group's pixels at most
 // 384 KiB) run in plane groups; anything else runs plane by plane.
 Layout ExpectedLayout(const Problem& p) {
   if (!p.channels_last) {
     const int64_t group_bytes = (p.in_h * p.in_w + p.out_h * p.out_w) * 16 * 4;
     const bool grouped =
-        p.n * p.c >= 8 * 16 && p.in_w <= 32 && p.out_w <= 64 && group_bytes <= 384 * 1024;
+        p.n * p.c >= 8 * 16 && p.in_w <= 63 && p.out_w <= 64 && group_bytes <= 384 * 1024;
     return grouped ? Layout::kPlaneGroups : Layout::kPlanar;
   }
   if (p.c >= 8) return Layout::kChannelsLast;
@@ -270,9 +270,10 @@ TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
 TEST(Engine, ManySmallPlanesRunInGroups) {
   std::vector<Problem> problems = {
       {2, 67, 14, 14, 28, 28, false},  // 134 planes: 8 whole groups and 6 planes more
-      {1, 130, 9, 13, 20, 7, false},
-      {3, 48, 28, 28, 14, 14, false},
-      {2, 70, 7, 9, 15, 4, false},
+      {1, 130, 9, 13, 20, 7, false},   // 130 planes, a group of two last
+      {3, 48, 28, 28, 14, 14, false},  // results twice the source
+      {1, 130, 11, 47, 9, 30, false},  // result rows of 47: past 32, not whole vectors
+      {2, 70, 7, 9, 15, 4, false},     // row_pad 3 below
   };
   problems.back().row_pad = 3;
   for (const Problem& p : problems) {
@@ -316,13 +317,8 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
   ShapeViews(few, &g, &r);
   EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax.exact, 1).schedule.layout,
             Layout::kPlanar);
-  const Problem wide = {2, 80, 14, 33, 28, 28, false};  // a 33-wide result row
-  const RandomAxis ax_w = MakeRandomAxis(33, 28, 8);
-  ShapeViews(wide, &g, &r);
-  EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax_w.exact, 1).schedule.layout,
-            Layout::kPlanar);
-  // Source rows may be up to twice the result's limit: 64 -> 32 groups, 65 -> 32 and 32 -> 64
-  // do not.
+  // Result rows up to 63 wide from source rows up to 64: 64 -> 32 and 32 -> 63 group;
+  // 65 -> 32 and 32 -> 64 do not.
   const auto layout_for = [&](int64_t result_w, int64_t source_w) {
     const Problem shape = {2, 80, 14, result_w, 28, source_w, false};
     const RandomAxis axis = MakeRandomAxis(result_w, source_w, 9);
@@ -330,6 +326,7 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
     return BuildPlan(DType::kFloat32, g, r, ax.exact, axis.exact, 1).schedule.layout;
   };
   EXPECT_EQ(layout_for(32, 64), Layout::kPlaneGroups);
+  EXPECT_EQ(layout_for(63, 32), Layout::kPlaneGroups);
   EXPECT_EQ(layout_for(32, 65), Layout::kPlanar);
   EXPECT_EQ(layout_for(64, 32), Layout::kPlanar);
 }

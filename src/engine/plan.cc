@@ -32,11 +32,15 @@ constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 // groups to share among threads; a group's pixels, source and result, should stay in L2 with
 // room for the channels-last intermediate.
 constexpr int64_t kMinPlaneGroups = 8;
-// Result rows up to 32 pixels, read from source rows up to twice as wide: grouped, 4096 planes
-// of 64x64 -> 32x32 ran 18-25 % faster than planar (bilinear and bicubic backward, bicubic AA
-// and bilinear forward), while 32x32 -> 64x64 forward ran 65-70 % slower (in-process A/B,
-// 2 threads); the smaller the result row, the less the planar forms amortise their edges.
-constexpr int64_t kMaxGroupedResultRow = 32;
+// Result rows shorter than 64 pixels, read from source rows of up to 64: the shorter the result
+// row, the less the planar forms amortise their edges. On the Intel VM (AVX-512), grouped, 4096
+// planes of 64x64 -> 32x32 ran 18-25 % faster than planar (bilinear and bicubic backward,
+// bicubic AA and bilinear forward), while 32x32 -> 64x64 forward ran 65-70 % slower. On the
+// Zen 3 VM (AVX2), of 68 shapes with results 36 to 63 wide (seven operators, float32 and
+// bfloat16, up and down), 67 ran faster grouped, at 0.38-0.97 of the planar time (about 0.4
+// where a row is not a whole number of vectors), one at 1.02; 64 wide, 2x upscales ran 15-46 %
+// slower again (in-process A/B, 2 threads; bench/RESULTS.md, session 14).
+constexpr int64_t kMaxGroupedResultRow = 63;
 constexpr int64_t kMaxGroupedSourceRow = 64;
 // A group's source and result pixels: 320 KiB for 64x64 -> 32x32, which left room in this
 // host's 1.25 MiB L2 for the channels-last tile.
