@@ -109,6 +109,10 @@ EXTRA_SHAPES = [
     "bicubic,1,768,37x37,46x46,fp32,forward",
     "bilinear,8,256,28x28,42x42,bf16,forward",
     "bilinear,8,256,28x28,56x56,bf16,forward",
+    # Nearest on channels-last pixels, copied as bytes (since session 14; the float passes had
+    # run at 0.6-0.8x PyTorch in bfloat16).
+    "nearest,16,64,28x28,56x56,bf16,channels_last,forward",
+    "nearest,8,64,64x64,128x128,fp32,channels_last,forward",
 ]
 
 

@@ -1093,6 +1093,51 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   }
 }
 
+// CopyPixels gives each result pixel its source pixel's bytes, or zeros for an empty run, for
+// pixel sizes around the vector's bytes (whole vectors, a tail, less than one vector), streamed
+// (aligned pixels of whole vectors) and cached (a misaligned row, a tail), and writes nothing
+// past the row.
+TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
+  const auto vector_bytes = static_cast<size_t>(TargetLanes()) * sizeof(float);
+  constexpr size_t kPixels = 21, kSourcePixels = 13;
+  std::mt19937 rng(77);
+  std::vector<int32_t> first(kPixels), weight_offset(kPixels + 1, 0);
+  for (size_t i = 0; i < kPixels; ++i) {
+    const bool empty = i % 5 == 3;
+    first[i] = static_cast<int32_t>(rng() % kSourcePixels);
+    weight_offset[i + 1] = weight_offset[i] + (empty ? 0 : 1);
+  }
+  for (const size_t pixel_bytes : {size_t{1}, size_t{16}, vector_bytes - 1, vector_bytes,
+                                   vector_bytes + 1, 2 * vector_bytes, 2 * vector_bytes + 6}) {
+    const ptrdiff_t src_stride = static_cast<ptrdiff_t>(pixel_bytes) + 3;
+    std::vector<uint8_t> src(kSourcePixels * src_stride);
+    for (uint8_t& byte : src) byte = static_cast<uint8_t>(rng());
+    for (const kernels::ResultStores stores :
+         {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+      for (size_t misalign : {0, 1}) {
+        // Storage aligned to 64 bytes by hand, so `misalign` alone decides the row's alignment.
+        std::vector<uint8_t> storage(kPixels * pixel_bytes + 64 + misalign + 1, 0xA5);
+        uint8_t* const dst = storage.data() +
+                             (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 +
+                             misalign;
+        kernels::CopyPixels(first.data(), weight_offset.data(), kPixels, src.data(), src_stride,
+                            dst, static_cast<ptrdiff_t>(pixel_bytes), pixel_bytes, stores);
+        kernels::FlushStreamedStores();
+        for (size_t i = 0; i < kPixels; ++i) {
+          const bool empty = weight_offset[i + 1] == weight_offset[i];
+          for (size_t b = 0; b < pixel_bytes; ++b) {
+            const uint8_t expected = empty ? 0 : src[first[i] * src_stride + b];
+            ASSERT_EQ(dst[i * pixel_bytes + b], expected)
+                << "pixel " << i << " byte " << b << " of " << pixel_bytes << " misalign "
+                << misalign << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+          }
+        }
+        ASSERT_EQ(dst[kPixels * pixel_bytes], 0xA5) << "wrote past the row";
+      }
+    }
+  }
+}
+
 // CombineRows with streamed stores gives the cached stores' bits: whole vectors of an aligned row
 // stream, a misaligned row and a row's partial last vector are stored normally.
 TEST_P(KernelsOnEveryTarget, StreamedCombineRowsMatchesCached) {

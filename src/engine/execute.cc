@@ -712,6 +712,33 @@ class PlaneGroupTask {
   const size_t source_plane_, result_plane_;
 };
 
+// Nearest on both axes (Layout::kCopy): each result pixel of a band of rows of one image is its
+// source pixel's bytes, or zeros.
+void RunCopyTask(const Plan& plan, int64_t task) {
+  const ResampleProblem& problem = plan.problem;
+  const CpuSchedule& schedule = plan.schedule;
+  const auto num_bands = static_cast<int64_t>(schedule.bands.size());
+  const RowBand& band = schedule.bands[task % num_bands];
+  const int64_t n = task / num_bands;
+  const auto elem = static_cast<int64_t>(DTypeSize(problem.dtype));
+  const PlaneView &source = problem.source, &result = problem.result;
+  const AxisRuns &ax_h = problem.axis_h, &ax_w = problem.axis_w;
+  const auto pixel_bytes = static_cast<size_t>(result.c * elem);
+  for (int64_t hi = band.result_row_begin; hi < band.result_row_end; ++hi) {
+    char* const row = At(result, static_cast<size_t>(elem), n, 0, hi, 0);
+    if (ax_h.count(hi) == 0) {
+      for (int64_t wi = 0; wi < result.w; ++wi) {
+        std::memset(row + wi * result.stride_w * elem, 0, pixel_bytes);
+      }
+      continue;
+    }
+    kernels::CopyPixels(ax_w.first.data(), ax_w.weight_offset.data(), static_cast<size_t>(result.w),
+                        At(source, static_cast<size_t>(elem), n, 0, ax_h.first[hi], 0),
+                        source.stride_w * elem, row, result.stride_w * elem, pixel_bytes,
+                        InPlaceResultStores(schedule));
+  }
+}
+
 }  // namespace
 
 void Execute(const Plan& plan, void* workspace) {
@@ -729,6 +756,9 @@ void Execute(const Plan& plan, void* workspace) {
         break;
       case Layout::kPlanar:
         PlanarTask(plan, workspace, task, slot).Run();
+        break;
+      case Layout::kCopy:
+        RunCopyTask(plan, task);
         break;
     }
     // Streamed result stores are ordered before the pool hands the task's end to the caller.

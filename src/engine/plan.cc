@@ -127,6 +127,26 @@ bool ShouldGroupPlanes(const PlaneView& source, const PlaneView& result) {
   return source_stride >= 0 && result_stride > 0;
 }
 
+// Whether every run of the axis is a single tap of weight exactly 1 or empty: each result index
+// then takes one source index unchanged, or zero.
+bool IsPureGather(const AxisRuns& axis) {
+  for (int32_t i = 0; i < axis.result_size; ++i) {
+    const int32_t count = axis.count(i);
+    if (count > 1 || (count == 1 && axis.weights[axis.weight_offset[i]] != 1.0f)) return false;
+  }
+  return true;
+}
+
+// Nearest on both axes, channels contiguous in both tensors, pixels of at least
+// kMinCopiedPixelBytes (Layout::kCopy). The passes would compute 1 * x for each element, through
+// float32 and back: 0.6-0.9x PyTorch's channels-last bfloat16 nearest forward, which copies.
+bool ShouldCopyPixels(const ResampleProblem& problem) {
+  const PlaneView &source = problem.source, &result = problem.result;
+  const auto pixel_bytes = result.c * static_cast<int64_t>(DTypeSize(problem.dtype));
+  return source.stride_c == 1 && result.stride_c == 1 && pixel_bytes >= kMinCopiedPixelBytes &&
+         IsPureGather(problem.axis_h) && IsPureGather(problem.axis_w);
+}
+
 // Combining whole C-vectors needs the channels contiguous in both tensors, and pays only once a
 // C-vector fills a register; otherwise each (n, c) plane is resampled on its own.
 // Images with fewer channels, pixels back to back, would otherwise run as planes read with a
@@ -343,6 +363,8 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
     case Layout::kPlanar:
       return schedule.planar_path == PlanarPath::kWidthFirst &&
              schedule.result_rows_native_in_place;
+    case Layout::kCopy:
+      return true;  // whole pixels, streamed where they are whole aligned vectors
   }
   return false;
 }
@@ -483,6 +505,8 @@ ScratchLayout SizeScratch(const ResampleProblem& problem, const CpuSchedule& sch
     case Layout::kPlaneGroups:
       scratch = PlaneGroupScratch(problem, schedule);
       break;
+    case Layout::kCopy:
+      break;  // no scratch
   }
   scratch.tile_floats = RoundUpToCacheLine(scratch.tile_floats);
   scratch.source_floats = RoundUpToCacheLine(scratch.source_floats);
@@ -536,6 +560,16 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   CpuSchedule& schedule = plan.schedule;
   if (p.empty()) return plan;  // no tasks, no workspace
   num_threads = std::max(num_threads, 1);
+
+  if (ShouldCopyPixels(p)) {
+    schedule.layout = Layout::kCopy;
+    schedule.channel_block = p.result.c;
+    const int64_t units = p.result.n;
+    schedule.bands = MakeBands(p.axis_h, ChooseBandCount(units, 0, p.axis_h, num_threads));
+    schedule.stream_result = ShouldStreamResult(p, schedule);
+    SizeWorkspace(&schedule, units, num_threads);
+    return plan;
+  }
 
   schedule.layout = ChooseLayout(p.source, p.result);
   int64_t w_row_steps = 0;  // planar only: channels-last W passes step over whole C-vectors

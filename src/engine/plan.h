@@ -37,7 +37,16 @@ enum class Layout : uint8_t {
   // runs the channels-last passes on them (one whole vector per pixel, where a planar row would
   // be shorter than a few vectors) and transposes the result back into its planes.
   kPlaneGroups,
+  // Every result element one source element or zero (nearest: runs of one tap of weight 1, or
+  // none, on both axes), with channels contiguous in both tensors in pixels of at least
+  // kMinCopiedPixelBytes: a task copies the pixels of a band of rows of one image, bit for bit,
+  // with no passes, no arithmetic and no scratch.
+  kCopy,
 };
+
+// The smallest pixel (channels x element size) kCopy takes; narrower pixels (RGB) stay on the
+// interleaved passes, whose vectors span several pixels.
+inline constexpr int64_t kMinCopiedPixelBytes = 16;
 
 // The planar passes, in the order they run.
 enum class PlanarPath : uint8_t {

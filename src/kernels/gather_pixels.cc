@@ -1,6 +1,8 @@
 // The channels-last W pass: each result pixel gathers a run of source pixels, whole C-vectors at
-// a time (kernels.h, GatherPixels), optionally with streaming stores.
+// a time (kernels.h, GatherPixels), optionally with streaming stores; and its arithmetic-free
+// form for nearest, pixels copied as bytes (CopyPixels).
 #include <cstdint>
+#include <cstring>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/gather_pixels.cc"
@@ -96,6 +98,38 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
   }
 }
 
+void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRICT weight_offset,
+                    size_t length, const void* src, ptrdiff_t src_pixel_stride, void* dst,
+                    ptrdiff_t dst_pixel_stride, size_t pixel_bytes, ResultStores stores) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto* const source = static_cast<const uint8_t*>(src);
+  auto* const result = static_cast<uint8_t*>(dst);
+  const size_t whole = pixel_bytes / lanes * lanes;
+  const bool streamed = stores == ResultStores::kStreamed && whole == pixel_bytes &&
+                        reinterpret_cast<uintptr_t>(dst) % lanes == 0 &&
+                        static_cast<size_t>(dst_pixel_stride) % lanes == 0;
+  const auto zero = hn::Zero(d);
+  for (size_t i = 0; i < length; ++i) {
+    uint8_t* const to = result + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
+    const bool empty = weight_offset[i + 1] == weight_offset[i];
+    const uint8_t* const from =
+        source + static_cast<ptrdiff_t>(empty ? 0 : first[i]) * src_pixel_stride;
+    if (streamed) {
+      for (size_t b = 0; b < whole; b += lanes) {
+        hn::Stream(empty ? zero : hn::LoadU(d, from + b), d, to + b);
+      }
+      continue;
+    }
+    if (empty) {
+      std::memset(to, 0, pixel_bytes);
+      continue;
+    }
+    for (size_t b = 0; b < whole; b += lanes) hn::StoreU(hn::LoadU(d, from + b), d, to + b);
+    if (whole < pixel_bytes) std::memcpy(to + whole, from + whole, pixel_bytes - whole);
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace aclnn_upsample
@@ -106,12 +140,20 @@ namespace aclnn_upsample {
 namespace kernels {
 
 HWY_EXPORT(GatherPixelsImpl);
+HWY_EXPORT(CopyPixelsImpl);
 
 void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
                   ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                   ResultStores stores) {
   HWY_DYNAMIC_DISPATCH(GatherPixelsImpl)
   (axis, channels, src, src_pixel_stride, dst, dst_pixel_stride, stores);
+}
+
+void CopyPixels(const int32_t* first, const int32_t* weight_offset, size_t length, const void* src,
+                ptrdiff_t src_pixel_stride, void* dst, ptrdiff_t dst_pixel_stride,
+                size_t pixel_bytes, ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(CopyPixelsImpl)
+  (first, weight_offset, length, src, src_pixel_stride, dst, dst_pixel_stride, pixel_bytes, stores);
 }
 
 }  // namespace kernels

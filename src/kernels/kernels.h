@@ -177,6 +177,16 @@ void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
                   ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                   ResultStores stores = ResultStores::kCached);
 
+// A row of pixels copied from another, bit for bit (gather_pixels.cc): result pixel i
+// (pixel_bytes at dst + i * dst_pixel_stride bytes) is source pixel first[i] (at src + first[i] *
+// src_pixel_stride bytes) where run i has one tap, and zero bytes where it has none
+// (weight_offset as in GatherAxis). For axes whose runs are all a single tap of weight 1 or
+// empty (nearest), whatever the dtype: no arithmetic, so every value, signalling NaNs included,
+// arrives unchanged. kStreamed streams where every pixel is whole vectors on vector boundaries.
+void CopyPixels(const int32_t* first, const int32_t* weight_offset, size_t length, const void* src,
+                ptrdiff_t src_pixel_stride, void* dst, ptrdiff_t dst_pixel_stride,
+                size_t pixel_bytes, ResultStores stores = ResultStores::kCached);
+
 // Few-channel channels-last rows (kMinInterleavedChannels to kMaxInterleavedChannels channels,
 // pixels back to back) to and from one planar row per channel (interleave.cc). Deinterleave:
 // channel c of pixel i goes to dst[c * dst_stride + i], or with `phases` of 2 or 4 to column
