@@ -113,6 +113,10 @@ EXTRA_SHAPES = [
     # run at 0.6-0.8x PyTorch in bfloat16).
     "nearest,16,64,28x28,56x56,bf16,channels_last,forward",
     "nearest,8,64,64x64,128x128,fp32,channels_last,forward",
+    # Channels-last C-vectors that are not whole vectors (segmentation logits of 21 classes,
+    # keypoint heatmaps of 17): their last partial vector had gone through a buffer per pixel.
+    "bilinear,16,21,64x64,128x128,fp32,channels_last,forward",
+    "bilinear,16,17,64x64,128x128,bf16,channels_last,forward",
 ]
 
 
