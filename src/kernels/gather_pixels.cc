@@ -67,6 +67,15 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
   }
 }
 
+// Whether a row of pixels streams: every pixel must start on a vector boundary and be whole
+// vectors; a line written partly streamed and partly cached would cost more than either.
+bool StreamsWholeVectors(ResultStores stores, const void* dst, size_t pixel_bytes,
+                         size_t pixel_stride_bytes, size_t vector_bytes) {
+  return stores == ResultStores::kStreamed && pixel_bytes % vector_bytes == 0 &&
+         reinterpret_cast<uintptr_t>(dst) % vector_bytes == 0 &&
+         pixel_stride_bytes % vector_bytes == 0;
+}
+
 void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
                       ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                       ResultStores stores) {
@@ -77,12 +86,9 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
   if (stores == ResultStores::kCached && channels == 2 * hn::Lanes(d)) {
     return GatherWholeVectorPixels<2>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
   }
-  const size_t vector_bytes = hn::Lanes(d) * sizeof(float);
-  // Streaming needs every pixel to start on a vector boundary and to be whole vectors; a
-  // line written partly streamed and partly cached would cost more than either.
-  const bool streamed = stores == ResultStores::kStreamed && channels % hn::Lanes(d) == 0 &&
-                        reinterpret_cast<uintptr_t>(dst) % vector_bytes == 0 &&
-                        static_cast<size_t>(dst_pixel_stride) * sizeof(float) % vector_bytes == 0;
+  const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
+                                            static_cast<size_t>(dst_pixel_stride) * sizeof(float),
+                                            hn::Lanes(d) * sizeof(float));
   for (size_t i = 0; i < axis.length; ++i) {
     const int32_t begin = axis.weight_offset[i];
     const int32_t count = axis.weight_offset[i + 1] - begin;
@@ -106,9 +112,8 @@ void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRI
   const auto* const source = static_cast<const uint8_t*>(src);
   auto* const result = static_cast<uint8_t*>(dst);
   const size_t whole = pixel_bytes / lanes * lanes;
-  const bool streamed = stores == ResultStores::kStreamed && whole == pixel_bytes &&
-                        reinterpret_cast<uintptr_t>(dst) % lanes == 0 &&
-                        static_cast<size_t>(dst_pixel_stride) % lanes == 0;
+  const bool streamed =
+      StreamsWholeVectors(stores, dst, pixel_bytes, static_cast<size_t>(dst_pixel_stride), lanes);
   const auto zero = hn::Zero(d);
   for (size_t i = 0; i < length; ++i) {
     uint8_t* const to = result + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
