@@ -1093,10 +1093,12 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   }
 }
 
-// CopyPixels gives each result pixel its source pixel's bytes, or zeros for an empty run, for
-// pixel sizes around the vector's bytes (whole vectors, a tail, less than one vector), streamed
-// (aligned pixels of whole vectors) and cached (a misaligned row, a tail), and writes nothing
-// past the row.
+// CopyPixels gives each result pixel its source pixel's bytes, or zeros for an empty run or a
+// null source (a result row whose H run is empty), for pixel sizes around the vector's bytes and
+// its halves and quarters (whole vectors; two or four pixels to a streamed vector; a last vector
+// overlapping the one before; less than 16 bytes), streamed and cached, in rows aligned to the
+// vector, to 16 bytes only (the packed rows' leading pixels) and not at all, with pixels back to
+// back or apart, and writes nothing outside the pixels.
 TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
   const auto vector_bytes = static_cast<size_t>(TargetLanes()) * sizeof(float);
   constexpr size_t kPixels = 21, kSourcePixels = 13;
@@ -1107,32 +1109,52 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
     first[i] = static_cast<int32_t>(rng() % kSourcePixels);
     weight_offset[i + 1] = weight_offset[i] + (empty ? 0 : 1);
   }
-  for (const size_t pixel_bytes : {size_t{1}, size_t{16}, vector_bytes - 1, vector_bytes,
-                                   vector_bytes + 1, 2 * vector_bytes, 2 * vector_bytes + 6}) {
+  std::vector<size_t> pixel_sizes = {1,  16, 17, 20, 32, 48, vector_bytes - 1, vector_bytes,
+                                     vector_bytes + 1, 2 * vector_bytes, 2 * vector_bytes + 6};
+  if (vector_bytes >= 32) pixel_sizes.push_back(vector_bytes / 2);
+  if (vector_bytes >= 64) pixel_sizes.push_back(vector_bytes / 4);
+  for (const size_t pixel_bytes : pixel_sizes) {
     const ptrdiff_t src_stride = static_cast<ptrdiff_t>(pixel_bytes) + 3;
     std::vector<uint8_t> src(kSourcePixels * src_stride);
     for (uint8_t& byte : src) byte = static_cast<uint8_t>(rng());
     for (const kernels::ResultStores stores :
          {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
-      for (size_t misalign : {0, 1}) {
-        // Storage aligned to 64 bytes by hand, so `misalign` alone decides the row's alignment.
-        std::vector<uint8_t> storage(kPixels * pixel_bytes + 64 + misalign + 1, 0xA5);
-        uint8_t* const dst = storage.data() +
-                             (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 +
-                             misalign;
-        kernels::CopyPixels(first.data(), weight_offset.data(), kPixels, src.data(), src_stride,
-                            dst, static_cast<ptrdiff_t>(pixel_bytes), pixel_bytes, stores);
-        kernels::FlushStreamedStores();
-        for (size_t i = 0; i < kPixels; ++i) {
-          const bool empty = weight_offset[i + 1] == weight_offset[i];
-          for (size_t b = 0; b < pixel_bytes; ++b) {
-            const uint8_t expected = empty ? 0 : src[first[i] * src_stride + b];
-            ASSERT_EQ(dst[i * pixel_bytes + b], expected)
-                << "pixel " << i << " byte " << b << " of " << pixel_bytes << " misalign "
-                << misalign << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+      for (const size_t gap : {size_t{0}, size_t{16}}) {
+        for (const size_t misalign : {size_t{0}, size_t{1}, size_t{16}, size_t{32}}) {
+          for (const bool zeros : {false, true}) {
+            const size_t stride = pixel_bytes + gap;
+            // Storage aligned to 64 bytes by hand, so `misalign` alone decides the row's
+            // alignment.
+            std::vector<uint8_t> storage(kPixels * stride + 128 + misalign, 0xA5);
+            uint8_t* const dst = storage.data() +
+                                 (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 +
+                                 64 + misalign;
+            kernels::CopyPixels(first.data(), weight_offset.data(), kPixels,
+                                zeros ? nullptr : src.data(), src_stride, dst,
+                                static_cast<ptrdiff_t>(stride), pixel_bytes, stores);
+            kernels::FlushStreamedStores();
+            const std::string where =
+                " of " + std::to_string(pixel_bytes) + " bytes, stride " + std::to_string(stride) +
+                ", misalign " + std::to_string(misalign) +
+                (stores == kernels::ResultStores::kStreamed ? ", streamed" : "") +
+                (zeros ? ", null source" : "");
+            for (uint8_t* byte = storage.data(); byte < storage.data() + storage.size(); ++byte) {
+              const auto offset = byte - dst;
+              const bool in_row =
+                  offset >= 0 && static_cast<size_t>(offset) < kPixels * stride &&
+                  static_cast<size_t>(offset) % stride < pixel_bytes;
+              if (!in_row) {
+                ASSERT_EQ(*byte, 0xA5) << "wrote byte " << offset << " outside the pixels" << where;
+                continue;
+              }
+              const size_t i = static_cast<size_t>(offset) / stride;
+              const size_t b = static_cast<size_t>(offset) % stride;
+              const bool empty = zeros || weight_offset[i + 1] == weight_offset[i];
+              const uint8_t expected = empty ? 0 : src[first[i] * src_stride + b];
+              ASSERT_EQ(*byte, expected) << "pixel " << i << " byte " << b << where;
+            }
           }
         }
-        ASSERT_EQ(dst[kPixels * pixel_bytes], 0xA5) << "wrote past the row";
       }
     }
   }

@@ -725,17 +725,14 @@ void RunCopyTask(const Plan& plan, int64_t task) {
   const AxisRuns &ax_h = problem.axis_h, &ax_w = problem.axis_w;
   const auto pixel_bytes = static_cast<size_t>(result.c * elem);
   for (int64_t hi = band.result_row_begin; hi < band.result_row_end; ++hi) {
-    char* const row = At(result, static_cast<size_t>(elem), n, 0, hi, 0);
-    if (ax_h.count(hi) == 0) {
-      for (int64_t wi = 0; wi < result.w; ++wi) {
-        std::memset(row + wi * result.stride_w * elem, 0, pixel_bytes);
-      }
-      continue;
-    }
+    // A row whose H run is empty is zeros, stored as the copies are (streamed or not).
+    const char* const source_row =
+        ax_h.count(hi) == 0 ? nullptr
+                            : At(source, static_cast<size_t>(elem), n, 0, ax_h.first[hi], 0);
     kernels::CopyPixels(ax_w.first.data(), ax_w.weight_offset.data(), static_cast<size_t>(result.w),
-                        At(source, static_cast<size_t>(elem), n, 0, ax_h.first[hi], 0),
-                        source.stride_w * elem, row, result.stride_w * elem, pixel_bytes,
-                        InPlaceResultStores(schedule));
+                        source_row, source.stride_w * elem,
+                        At(result, static_cast<size_t>(elem), n, 0, hi, 0), result.stride_w * elem,
+                        pixel_bytes, InPlaceResultStores(schedule));
   }
 }
 

@@ -182,7 +182,8 @@ void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
 // src_pixel_stride bytes) where run i has one tap, and zero bytes where it has none
 // (weight_offset as in GatherAxis). For axes whose runs are all a single tap of weight 1 or
 // empty (nearest), whatever the dtype: no arithmetic, so every value, signalling NaNs included,
-// arrives unchanged. kStreamed streams where every pixel is whole vectors on vector boundaries.
+// arrives unchanged. `src` null: every pixel zero (a result row whose H run is empty). kStreamed
+// streams where every pixel is whole vectors of 16 bytes or more on their boundaries.
 void CopyPixels(const int32_t* first, const int32_t* weight_offset, size_t length, const void* src,
                 ptrdiff_t src_pixel_stride, void* dst, ptrdiff_t dst_pixel_stride,
                 size_t pixel_bytes, ResultStores stores = ResultStores::kCached);
