@@ -1109,8 +1109,17 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
     first[i] = static_cast<int32_t>(rng() % kSourcePixels);
     weight_offset[i + 1] = weight_offset[i] + (empty ? 0 : 1);
   }
-  std::vector<size_t> pixel_sizes = {1,  16, 17, 20, 32, 48, vector_bytes - 1, vector_bytes,
-                                     vector_bytes + 1, 2 * vector_bytes, 2 * vector_bytes + 6};
+  std::vector<size_t> pixel_sizes = {1,
+                                     16,
+                                     17,
+                                     20,
+                                     32,
+                                     48,
+                                     vector_bytes - 1,
+                                     vector_bytes,
+                                     vector_bytes + 1,
+                                     2 * vector_bytes,
+                                     2 * vector_bytes + 6};
   if (vector_bytes >= 32) pixel_sizes.push_back(vector_bytes / 2);
   if (vector_bytes >= 64) pixel_sizes.push_back(vector_bytes / 4);
   for (const size_t pixel_bytes : pixel_sizes) {
@@ -1127,8 +1136,8 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
             // alignment.
             std::vector<uint8_t> storage(kPixels * stride + 128 + misalign, 0xA5);
             uint8_t* const dst = storage.data() +
-                                 (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 +
-                                 64 + misalign;
+                                 (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 + 64 +
+                                 misalign;
             kernels::CopyPixels(first.data(), weight_offset.data(), kPixels,
                                 zeros ? nullptr : src.data(), src_stride, dst,
                                 static_cast<ptrdiff_t>(stride), pixel_bytes, stores);
@@ -1140,9 +1149,8 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
                 (zeros ? ", null source" : "");
             for (uint8_t* byte = storage.data(); byte < storage.data() + storage.size(); ++byte) {
               const auto offset = byte - dst;
-              const bool in_row =
-                  offset >= 0 && static_cast<size_t>(offset) < kPixels * stride &&
-                  static_cast<size_t>(offset) % stride < pixel_bytes;
+              const bool in_row = offset >= 0 && static_cast<size_t>(offset) < kPixels * stride &&
+                                  static_cast<size_t>(offset) % stride < pixel_bytes;
               if (!in_row) {
                 ASSERT_EQ(*byte, 0xA5) << "wrote byte " << offset << " outside the pixels" << where;
                 continue;

@@ -186,8 +186,7 @@ void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRI
   auto* const result = static_cast<uint8_t*>(dst);
   const hn::ScalableTag<uint8_t> d_full;
   const size_t lanes = hn::Lanes(d_full);
-  if (StreamsWholeVectors(stores, dst, pixel_bytes, static_cast<size_t>(dst_pixel_stride),
-                          lanes)) {
+  if (StreamsWholeVectors(stores, dst, pixel_bytes, static_cast<size_t>(dst_pixel_stride), lanes)) {
     for (size_t i = 0; i < length; ++i) {
       CopyPixel</*kStream=*/true>(d_full, first, weight_offset, i, source, src_pixel_stride,
                                   result + static_cast<ptrdiff_t>(i) * dst_pixel_stride,
