@@ -526,44 +526,49 @@ AxisRuns NearestAxis(int64_t source, int64_t result, uint32_t seed) {
 // take the passes.
 TEST(Engine, NearestPixelsOfContiguousChannelsAreCopiedBitForBit) {
   const AxisRuns ax_h = NearestAxis(7, 12, 1), ax_w = NearestAxis(9, 5, 2);
-  for (const DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    const int64_t elem = static_cast<int64_t>(DTypeSize(dtype));
-    const Problem p = {3, 20, 12, 5, 7, 9, true, /*pixel_pad=*/2};
-    PlaneView source, result;
-    ShapeViews(p, &source, &result);
-    std::vector<uint8_t> source_bytes(source.n * source.stride_n * elem);
-    std::mt19937 rng(3);
-    for (uint8_t& byte : source_bytes) byte = static_cast<uint8_t>(rng());
-    // Values the float passes would change: a signalling NaN and -0 in every dtype.
-    const uint32_t signalling_nan = dtype == DType::kFloat32   ? 0x7F800001u
-                                    : dtype == DType::kFloat16 ? 0x7C01u
-                                                               : 0x7F81u;
-    const uint32_t specials[] = {signalling_nan, dtype == DType::kFloat32 ? 0x80000000u : 0x8000u};
-    for (size_t at = 0; at + elem <= source_bytes.size(); at += 7 * elem) {
-      std::memcpy(source_bytes.data() + at, &specials[at / elem % 2], elem);
-    }
-    source.data = reinterpret_cast<char*>(source_bytes.data());
-    for (const int threads : {1, 3}) {
-      std::vector<uint8_t> result_bytes(result.n * result.stride_n * elem, 0xA5);
-      result.data = reinterpret_cast<char*>(result_bytes.data());
-      const Plan plan = BuildPlan(dtype, source, result, ax_h, ax_w, threads);
-      ASSERT_EQ(plan.schedule.layout, Layout::kCopy) << DTypeName(dtype);
-      EXPECT_EQ(plan.schedule.workspace_bytes, 0u);
-      Execute(plan, nullptr);
-      for (int64_t n = 0; n < p.n; ++n) {
-        for (int64_t h = 0; h < result.h; ++h) {
-          for (int64_t w = 0; w < result.w; ++w) {
-            const bool empty = ax_h.count(h) == 0 || ax_w.count(w) == 0;
-            for (int64_t c = 0; c < p.c; ++c) {
-              const int64_t to =
-                  (n * result.stride_n + h * result.stride_h + w * result.stride_w + c) * elem;
-              const int64_t from = (n * source.stride_n + ax_h.first[h] * source.stride_h +
-                                    ax_w.first[w] * source.stride_w + c) *
-                                   elem;
-              for (int64_t b = 0; b < elem; ++b) {
-                ASSERT_EQ(result_bytes[to + b], empty ? 0 : source_bytes[from + b])
-                    << DTypeName(dtype) << " threads " << threads << " pixel " << n << "," << h
-                    << "," << w << " channel " << c;
+  // Pixels apart (padded) and back to back; four channels are 8-byte pixels in 16-bit dtypes,
+  // six are 12-byte ones (copied with overlapping 8-byte vectors).
+  for (const Problem p : {Problem{3, 20, 12, 5, 7, 9, true, /*pixel_pad=*/2},
+                          Problem{2, 4, 12, 5, 7, 9, true}, Problem{2, 6, 12, 5, 7, 9, true}}) {
+    for (const DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      const int64_t elem = static_cast<int64_t>(DTypeSize(dtype));
+      PlaneView source, result;
+      ShapeViews(p, &source, &result);
+      std::vector<uint8_t> source_bytes(source.n * source.stride_n * elem);
+      std::mt19937 rng(3);
+      for (uint8_t& byte : source_bytes) byte = static_cast<uint8_t>(rng());
+      // Values the float passes would change: a signalling NaN and -0 in every dtype.
+      const uint32_t signalling_nan = dtype == DType::kFloat32   ? 0x7F800001u
+                                      : dtype == DType::kFloat16 ? 0x7C01u
+                                                                 : 0x7F81u;
+      const uint32_t specials[] = {signalling_nan,
+                                   dtype == DType::kFloat32 ? 0x80000000u : 0x8000u};
+      for (size_t at = 0; at + elem <= source_bytes.size(); at += 7 * elem) {
+        std::memcpy(source_bytes.data() + at, &specials[at / elem % 2], elem);
+      }
+      source.data = reinterpret_cast<char*>(source_bytes.data());
+      for (const int threads : {1, 3}) {
+        std::vector<uint8_t> result_bytes(result.n * result.stride_n * elem, 0xA5);
+        result.data = reinterpret_cast<char*>(result_bytes.data());
+        const Plan plan = BuildPlan(dtype, source, result, ax_h, ax_w, threads);
+        ASSERT_EQ(plan.schedule.layout, Layout::kCopy) << DTypeName(dtype);
+        EXPECT_EQ(plan.schedule.workspace_bytes, 0u);
+        Execute(plan, nullptr);
+        for (int64_t n = 0; n < p.n; ++n) {
+          for (int64_t h = 0; h < result.h; ++h) {
+            for (int64_t w = 0; w < result.w; ++w) {
+              const bool empty = ax_h.count(h) == 0 || ax_w.count(w) == 0;
+              for (int64_t c = 0; c < p.c; ++c) {
+                const int64_t to =
+                    (n * result.stride_n + h * result.stride_h + w * result.stride_w + c) * elem;
+                const int64_t from = (n * source.stride_n + ax_h.first[h] * source.stride_h +
+                                      ax_w.first[w] * source.stride_w + c) *
+                                     elem;
+                for (int64_t b = 0; b < elem; ++b) {
+                  ASSERT_EQ(result_bytes[to + b], empty ? 0 : source_bytes[from + b])
+                      << DTypeName(dtype) << " threads " << threads << " channels " << p.c
+                      << " pixel " << n << "," << h << "," << w << " channel " << c;
+                }
               }
             }
           }
@@ -577,10 +582,13 @@ TEST(Engine, NearestPixelsOfContiguousChannelsAreCopiedBitForBit) {
     ShapeViews(p, &source, &result);
     return BuildPlan(dtype, source, result, h, w, 1).schedule.layout;
   };
-  const Problem eight = {1, 8, 12, 5, 7, 9, true};  // 16-byte bfloat16 pixels: copied
-  EXPECT_EQ(layout_of(eight, DType::kBFloat16, ax_h, ax_w), Layout::kCopy);
-  const Problem seven = {1, 7, 12, 5, 7, 9, true};  // 14 bytes: not
-  EXPECT_NE(layout_of(seven, DType::kBFloat16, ax_h, ax_w), Layout::kCopy);
+  const Problem four = {1, 4, 12, 5, 7, 9, true};  // four channels: copied in every dtype
+  EXPECT_EQ(layout_of(four, DType::kBFloat16, ax_h, ax_w), Layout::kCopy);
+  EXPECT_EQ(layout_of(four, DType::kFloat32, ax_h, ax_w), Layout::kCopy);
+  const Problem three = {1, 3, 12, 5, 7, 9, true};  // RGB: the interleaved passes
+  EXPECT_NE(layout_of(three, DType::kBFloat16, ax_h, ax_w), Layout::kCopy);
+  EXPECT_NE(layout_of(three, DType::kFloat32, ax_h, ax_w), Layout::kCopy);
+  const Problem eight = {1, 8, 12, 5, 7, 9, true};
   const Problem planes = {1, 20, 12, 5, 7, 9, false};  // channels not contiguous
   EXPECT_NE(layout_of(planes, DType::kFloat32, ax_h, ax_w), Layout::kCopy);
   AxisRuns halved = ax_w;

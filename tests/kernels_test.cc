@@ -1095,10 +1095,10 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
 
 // CopyPixels gives each result pixel its source pixel's bytes, or zeros for an empty run or a
 // null source (a result row whose H run is empty), for pixel sizes around the vector's bytes and
-// its halves and quarters (whole vectors; two or four pixels to a streamed vector; a last vector
-// overlapping the one before; less than 16 bytes), streamed and cached, in rows aligned to the
-// vector, to 16 bytes only (the packed rows' leading pixels) and not at all, with pixels back to
-// back or apart, and writes nothing outside the pixels.
+// its parts (whole vectors; two, four or eight pixels to a streamed vector; a last vector
+// overlapping the one before; 8-byte vectors; less than 8 bytes), streamed and cached, in rows
+// aligned to the vector, to 8, 16 or 32 bytes only (the packed rows' leading pixels) and not at
+// all, with pixels back to back or apart, and writes nothing outside the pixels.
 TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
   const auto vector_bytes = static_cast<size_t>(TargetLanes()) * sizeof(float);
   constexpr size_t kPixels = 21, kSourcePixels = 13;
@@ -1109,19 +1109,14 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
     first[i] = static_cast<int32_t>(rng() % kSourcePixels);
     weight_offset[i + 1] = weight_offset[i] + (empty ? 0 : 1);
   }
-  std::vector<size_t> pixel_sizes = {1,
-                                     16,
-                                     17,
-                                     20,
-                                     32,
-                                     48,
-                                     vector_bytes - 1,
-                                     vector_bytes,
-                                     vector_bytes + 1,
-                                     2 * vector_bytes,
-                                     2 * vector_bytes + 6};
-  if (vector_bytes >= 32) pixel_sizes.push_back(vector_bytes / 2);
-  if (vector_bytes >= 64) pixel_sizes.push_back(vector_bytes / 4);
+  std::vector<size_t> pixel_sizes = {1, 8, 12, 16, 17, 20, 32, 48};
+  for (const size_t around :
+       {vector_bytes - 1, vector_bytes, vector_bytes + 1, 2 * vector_bytes, 2 * vector_bytes + 6}) {
+    pixel_sizes.push_back(around);
+  }
+  for (const size_t part : {2, 4, 8}) {  // two, four or eight pixels to a streamed vector
+    if (vector_bytes / part >= 8) pixel_sizes.push_back(vector_bytes / part);
+  }
   for (const size_t pixel_bytes : pixel_sizes) {
     const ptrdiff_t src_stride = static_cast<ptrdiff_t>(pixel_bytes) + 3;
     std::vector<uint8_t> src(kSourcePixels * src_stride);
@@ -1129,7 +1124,7 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
     for (const kernels::ResultStores stores :
          {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
       for (const size_t gap : {size_t{0}, size_t{16}}) {
-        for (const size_t misalign : {size_t{0}, size_t{1}, size_t{16}, size_t{32}}) {
+        for (const size_t misalign : {size_t{0}, size_t{1}, size_t{8}, size_t{16}, size_t{32}}) {
           for (const bool zeros : {false, true}) {
             const size_t stride = pixel_bytes + gap;
             // Storage aligned to 64 bytes by hand, so `misalign` alone decides the row's

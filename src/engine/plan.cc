@@ -137,13 +137,12 @@ bool IsPureGather(const AxisRuns& axis) {
   return true;
 }
 
-// Nearest on both axes, channels contiguous in both tensors, pixels of at least
-// kMinCopiedPixelBytes (Layout::kCopy). The passes would compute 1 * x for each element, through
-// float32 and back: 0.6-0.9x PyTorch's channels-last bfloat16 nearest forward, which copies.
+// Nearest on both axes, channels contiguous in both tensors, at least kMinCopiedChannels of them
+// (Layout::kCopy). The passes would compute 1 * x for each element, through float32 and back:
+// 0.6-0.9x PyTorch's channels-last bfloat16 nearest forward, which copies.
 bool ShouldCopyPixels(const ResampleProblem& problem) {
   const PlaneView &source = problem.source, &result = problem.result;
-  const auto pixel_bytes = result.c * static_cast<int64_t>(DTypeSize(problem.dtype));
-  return source.stride_c == 1 && result.stride_c == 1 && pixel_bytes >= kMinCopiedPixelBytes &&
+  return source.stride_c == 1 && result.stride_c == 1 && result.c >= kMinCopiedChannels &&
          IsPureGather(problem.axis_h) && IsPureGather(problem.axis_w);
 }
 

@@ -149,22 +149,24 @@ HWY_INLINE hn::Vec<D> PixelsAsOneVector(D d, const int32_t* HWY_RESTRICT first,
   }
 }
 
-// A streamed row of pixels back to back whose size is a whole vector's half or quarter (16 bytes
-// on AVX2; 16 or 32 on AVX-512): kPixels pixels per streaming store of a whole vector, from the
-// first pixel on a vector boundary, and the pixels before it and after the last whole vector in
-// 16-byte streaming stores. Streaming each 16-byte pixel in its own store (movntdq xmm) moved
-// half the bytes a second that whole-vector stores did on the development VM (AMD Zen 3).
+// A streamed row of pixels back to back whose size is a whole vector's half, quarter or eighth
+// (8 or 16 bytes on AVX2): kPixels pixels per streaming store of a whole vector, from the first
+// pixel on a vector boundary; the pixels before it and after the last whole vector are stored
+// alone (streamed where they are 16 bytes or more, else cached). Streaming each 16-byte pixel in
+// its own store (movntdq xmm) moved half the bytes a second that whole-vector stores did on the
+// development VM (AMD Zen 3).
 template <size_t kPixels>
 void StreamPackedPixels(const int32_t* HWY_RESTRICT first,
                         const int32_t* HWY_RESTRICT weight_offset, size_t length,
-                        const uint8_t* source, ptrdiff_t src_pixel_stride, uint8_t* result,
-                        size_t pixel_bytes) {
+                        const uint8_t* source, ptrdiff_t src_pixel_stride, uint8_t* result) {
   const hn::ScalableTag<uint8_t> d;
-  const hn::CappedTag<uint8_t, 16> d16;
+  const hn::CappedTag<uint8_t, hn::MaxLanes(d) / kPixels> d_pixel;
+  const size_t pixel_bytes = hn::Lanes(d_pixel);
   const size_t lanes = hn::Lanes(d);
   const auto single = [&](size_t i) {
-    CopyPixel</*kStream=*/true>(d16, first, weight_offset, i, source, src_pixel_stride,
-                                result + i * pixel_bytes, pixel_bytes);
+    CopyPixel<(hn::MaxLanes(d_pixel) >= 16)>(d_pixel, first, weight_offset, i, source,
+                                             src_pixel_stride, result + i * pixel_bytes,
+                                             pixel_bytes);
   };
   size_t i = 0;
   for (; i < length && reinterpret_cast<uintptr_t>(result + i * pixel_bytes) % lanes != 0; ++i) {
@@ -196,6 +198,7 @@ void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRI
   }
   const hn::CappedTag<uint8_t, 32> d32;
   const hn::CappedTag<uint8_t, 16> d16;
+  const hn::CappedTag<uint8_t, 8> d8;
   const auto copy_as = [&](auto d, auto stream) {
     for (size_t i = 0; i < length; ++i) {
       CopyPixel<decltype(stream)::value>(d, first, weight_offset, i, source, src_pixel_stride,
@@ -204,28 +207,30 @@ void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRI
     }
   };
 #if HWY_TARGET != HWY_SCALAR
-  // Pixels of whole 16-byte vectors back to back: streamed too, kPixels to a store where they
-  // are half or a quarter of a vector, else in 16-byte stores (48-byte pixels streamed so took
-  // 0.8-0.9 of the time of cached whole-vector copies).
-  if (StreamsWholeVectors(stores, dst, pixel_bytes, static_cast<size_t>(dst_pixel_stride), 16) &&
-      static_cast<size_t>(dst_pixel_stride) == pixel_bytes) {
+  // Pixels back to back, streamed too: two, four or eight to a store where they are that part of
+  // a vector (on their own size's boundaries), else in 16-byte stores where they are multiples of
+  // them (48-byte pixels so took 0.8-0.9 of the time of cached whole-vector copies).
+  if (stores == ResultStores::kStreamed && static_cast<size_t>(dst_pixel_stride) == pixel_bytes &&
+      reinterpret_cast<uintptr_t>(dst) % pixel_bytes == 0 && pixel_bytes >= 8) {
     if (2 * pixel_bytes == lanes) {
-      return StreamPackedPixels<2>(first, weight_offset, length, source, src_pixel_stride, result,
-                                   pixel_bytes);
+      return StreamPackedPixels<2>(first, weight_offset, length, source, src_pixel_stride, result);
     }
     if (4 * pixel_bytes == lanes) {
-      return StreamPackedPixels<4>(first, weight_offset, length, source, src_pixel_stride, result,
-                                   pixel_bytes);
+      return StreamPackedPixels<4>(first, weight_offset, length, source, src_pixel_stride, result);
     }
-    return copy_as(d16, std::true_type());
+    if (8 * pixel_bytes == lanes) {
+      return StreamPackedPixels<8>(first, weight_offset, length, source, src_pixel_stride, result);
+    }
+    if (pixel_bytes % 16 == 0) return copy_as(d16, std::true_type());
   }
 #endif
-  // Cached, each pixel in the widest of a whole vector, 32 and 16 bytes that it holds.
+  // Cached, each pixel in the widest of a whole vector, 32, 16 and 8 bytes that it holds.
   const std::false_type cached;
   if (lanes <= pixel_bytes) return copy_as(d_full, cached);
   if (hn::Lanes(d32) <= pixel_bytes) return copy_as(d32, cached);
   if (hn::Lanes(d16) <= pixel_bytes) return copy_as(d16, cached);
-  // Pixels narrower than 16 bytes (which the plans do not copy: kMinCopiedPixelBytes), a byte at
+  if (hn::Lanes(d8) <= pixel_bytes) return copy_as(d8, cached);
+  // Pixels narrower than 8 bytes (which the plans do not copy: kMinCopiedChannels), a byte at
   // a time.
   copy_as(hn::CappedTag<uint8_t, 1>(), cached);
 }
