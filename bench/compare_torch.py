@@ -113,6 +113,11 @@ EXTRA_SHAPES = [
     # run at 0.6-0.8x PyTorch in bfloat16).
     "nearest,16,64,28x28,56x56,bf16,channels_last,forward",
     "nearest,8,64,64x64,128x128,fp32,channels_last,forward",
+    # Nearest on pixels of a few channels (session 15): RGBA float32 had been copied at 5 GB/s,
+    # a memcpy call per pixel; 16-bit images of 5-7 channels ran as planes at 0.9x PyTorch.
+    "nearest,8,4,256x256,512x512,fp32,channels_last,forward",
+    "nearest,8,6,256x256,512x512,bf16,channels_last,forward",
+    "nearest,8,4,512x512,256x256,bf16,channels_last",
     # Channels-last C-vectors that are not whole vectors (segmentation logits of 21 classes,
     # keypoint heatmaps of 17): their last partial vector had gone through a buffer per pixel.
     "bilinear,16,21,64x64,128x128,fp32,channels_last,forward",
