@@ -20,13 +20,22 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Pixels of exactly kVectors whole vectors (plane groups: 16 channels are one AVX-512 vector, two
 // AVX2 ones), with Combine's operations per element but none of its per-row set-up, which cost
 // more than the two FMAs of a bilinear pixel (40 % of a small-plane forward's samples sat in
-// Combine's loop control around them).
-template <size_t kVectors>
+// Combine's loop control around them). kStream: streaming stores (dst and its pixel stride on
+// vector boundaries); through Combine, a streamed channels-last forward of 8 channels spent 86 %
+// of its time in this pass and moved 9 GB/s.
+template <size_t kVectors, bool kStream>
 void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT src,
                              ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
                              ptrdiff_t dst_pixel_stride) {
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
+  const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
+    if constexpr (kStream) {
+      hn::Stream(v, d, to);
+    } else {
+      hn::StoreU(v, d, to);
+    }
+  };
   // The axis's tables in locals: through `axis` the compiler reloaded each pointer after every
   // store, since a float store might have changed them.
   const int32_t* HWY_RESTRICT const first = axis.first;
@@ -42,7 +51,7 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
     const float* const w = weights + begin;
     begin = end;
     if (count == 0) {
-      for (size_t v = 0; v < kVectors; ++v) hn::StoreU(hn::Zero(d), d, pixel + v * lanes);
+      for (size_t v = 0; v < kVectors; ++v) store(hn::Zero(d), pixel + v * lanes);
       continue;
     }
     const auto w0 = hn::Set(d, w[0]);
@@ -51,9 +60,8 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
     if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
       const float* const row = x + src_pixel_stride;
       const auto w1 = hn::Set(d, w[1]);
-      hn::StoreU(hn::MulAdd(w1, hn::LoadU(d, row), acc0), d, pixel);
-      if (kVectors > 1)
-        hn::StoreU(hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), d, pixel + lanes);
+      store(hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
+      if (kVectors > 1) store(hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
       continue;
     }
     for (int32_t k = 1; k < count; ++k) {
@@ -62,9 +70,19 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
       acc0 = hn::MulAdd(wk, hn::LoadU(d, row), acc0);
       if (kVectors > 1) acc1 = hn::MulAdd(wk, hn::LoadU(d, row + lanes), acc1);
     }
-    hn::StoreU(acc0, d, pixel);
-    if (kVectors > 1) hn::StoreU(acc1, d, pixel + lanes);
+    store(acc0, pixel);
+    if (kVectors > 1) store(acc1, pixel + lanes);
   }
+}
+
+// The streamed forms kept out of line: inlined into GatherPixelsImpl next to the cached ones,
+// they made the cached ones 5-12 % slower (channels-last forwards of 8 channels, float32 and
+// bfloat16).
+template <size_t kVectors>
+HWY_NOINLINE void StreamWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT src,
+                                          ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
+                                          ptrdiff_t dst_pixel_stride) {
+  GatherWholeVectorPixels<kVectors, true>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
 }
 
 // Whether a row of pixels streams: every pixel must start on a vector boundary and be whole
@@ -81,14 +99,20 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
                       ResultStores stores) {
   const hn::ScalableTag<float> d;
   if (stores == ResultStores::kCached && channels == hn::Lanes(d)) {
-    return GatherWholeVectorPixels<1>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
+    return GatherWholeVectorPixels<1, false>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
   }
   if (stores == ResultStores::kCached && channels == 2 * hn::Lanes(d)) {
-    return GatherWholeVectorPixels<2>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
+    return GatherWholeVectorPixels<2, false>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
   }
   const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
                                             static_cast<size_t>(dst_pixel_stride) * sizeof(float),
                                             hn::Lanes(d) * sizeof(float));
+  if (streamed && channels == hn::Lanes(d)) {
+    return StreamWholeVectorPixels<1>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  }
+  if (streamed && channels == 2 * hn::Lanes(d)) {
+    return StreamWholeVectorPixels<2>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  }
   for (size_t i = 0; i < axis.length; ++i) {
     const int32_t begin = axis.weight_offset[i];
     const int32_t count = axis.weight_offset[i + 1] - begin;
