@@ -610,6 +610,26 @@ TEST(Engine, PlaneGroupsStreamOnlyVectorsThatFillACacheLine) {
       << kernels::FloatLanes() << " lanes";
 }
 
+// Channels-last 16-bit pixels count a conversion step per pixel in the pass order: H first rounds
+// every result row from float scratch, W first converts every source row (its H pass rounds in
+// registers). A 2x upscale, which ties in float32 and runs H first, runs W first in 16 bits (it
+// converts a quarter of the pixels); its backward, which converts a quarter of the pixels H
+// first, stays H first. Counted without the conversions, the 16-bit upscale ran H first.
+TEST(Engine, ChannelsLast16BitPixelsCountTheirConversionsInThePassOrder) {
+  PlaneView small, large;
+  ShapeViews(Problem{2, 16, 64, 64, 32, 32, true}, &small, &large);  // source 32x32, result 64x64
+  const AxisRuns up = AsGather(BuildBilinearAxis(AxisSpec{32, 64, false, 0.0}));
+  const AxisRuns down = Transpose(BuildBilinearAxis(AxisSpec{32, 64, false, 0.0}));
+  for (const DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const Plan upscale = BuildPlan(dtype, small, large, up, up, 1);
+    ASSERT_EQ(upscale.schedule.layout, Layout::kChannelsLast);
+    EXPECT_EQ(upscale.schedule.h_pass_first, dtype == DType::kFloat32) << DTypeName(dtype);
+    const Plan backward = BuildPlan(dtype, large, small, down, down, 1);
+    ASSERT_EQ(backward.schedule.layout, Layout::kChannelsLast);
+    EXPECT_TRUE(backward.schedule.h_pass_first) << DTypeName(dtype);
+  }
+}
+
 // Results the last pass writes in place as whole rows (planar W first, channels-last W first with
 // dense pixels) also stream in big calls whose result is at least as large as their source, as a
 // forward upsample's (which writes four times what it reads), in every dtype (16-bit rows
