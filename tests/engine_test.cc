@@ -89,7 +89,7 @@ Layout ExpectedLayout(const Problem& p) {
     return grouped ? Layout::kPlaneGroups : Layout::kPlanar;
   }
   if (p.c >= 8) return Layout::kChannelsLast;
-  return p.c >= 2 && p.c <= 4 && p.pixel_pad == 0 ? Layout::kInterleaved : Layout::kPlanar;
+  return p.c >= 2 && p.c <= 7 && p.pixel_pad == 0 ? Layout::kInterleaved : Layout::kPlanar;
 }
 
 // Runs one plan and checks every element against the naive product of the same weights.
@@ -187,13 +187,17 @@ TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
       {3, 1, 40, 1, 2, 70, false},
       // Pixels with padding between them: neither tensor's rows are one dense vector.
       {2, 16, 7, 9, 15, 4, true, 3},
-      // Few channels, pixels back to back: interleaved rows (C = 2, 3, 4); padded or with 5
-      // channels: planes read with a stride.
+      // Few channels, pixels back to back: interleaved rows (C = 2 to 7; 5 to 7 moved eight
+      // pixels at a time on eight-lane targets, so rows of 33 pixels and more); padded: planes
+      // read with a stride.
       {2, 3, 9, 13, 20, 7, true},
       {1, 4, 17, 5, 6, 33, true},
       {2, 2, 7, 40, 15, 22, true},
       {1, 3, 12, 3, 5, 21, true, 1},
       {1, 5, 6, 11, 9, 8, true},
+      {1, 6, 17, 40, 6, 37, true},
+      {2, 7, 9, 41, 15, 20, true},
+      {1, 6, 12, 3, 5, 21, true, 1},
   };
   for (const Problem& p : problems) {
     const RandomAxis ax_h = MakeRandomAxis(p.in_h, p.out_h, 1);

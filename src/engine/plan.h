@@ -28,7 +28,8 @@ enum class Layout : uint8_t {
   kPlanar,
   // Channels contiguous in both tensors: both passes combine whole C-vectors.
   kChannelsLast,
-  // Few channels (2 to 4: RGB, RGBA images), contiguous, with pixels back to back in both
+  // Few channels (2 to 7: RGB, RGBA images and a few more), contiguous, with pixels back to back in
+  // both
   // tensors: the H pass combines whole rows of pixels; the W pass deinterleaves a row into one
   // planar row per channel, gathers them with the planar W forms and interleaves the result.
   kInterleaved,

@@ -1,7 +1,8 @@
 // Pixels to and from planes, both ways a layout is traded for a faster one (kernels.h):
-//  - channels-last rows with few channels (RGB, RGBA images: C of 2 to 4) to and from one planar
-//    row per channel, so that their W pass runs the planar gather kernels with all their vector
-//    forms instead of combining C-vectors of 3 or 4 floats (Deinterleave, Interleave);
+//  - channels-last rows with few channels (RGB, RGBA images and up to 7 channels) to and from
+//    one planar row per channel, so that their W pass runs the planar gather kernels with all
+//    their vector forms instead of combining C-vectors of 3 to 7 floats (Deinterleave,
+//    Interleave);
 //  - a group of small planes to and from pixels of kPlaneGroup channels, so that many small
 //    planes run the channels-last passes, one whole vector per pixel, instead of rows too short
 //    for the planar forms (PlanesToPixels, PixelsToPlanes).
@@ -22,6 +23,49 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR
+// A 4x4 transpose inside every 128-bit block: with lanes of four planes in v0..v3, afterwards
+// block k of v_i holds pixel 4k + i of the four planes, and the other way round (it is its own
+// inverse). Blocks never mix, so the same code serves every vector width.
+template <class D, class V = hn::Vec<D> >
+HWY_INLINE void TransposeBlocks4x4(D d, V& v0, V& v1, V& v2, V& v3) {
+  const hn::Repartition<uint64_t, D> d64;
+  const auto lo01 = hn::BitCast(d64, hn::InterleaveLower(d, v0, v1));  // 0a 1a 0b 1b
+  const auto hi01 = hn::BitCast(d64, hn::InterleaveUpper(d, v0, v1));  // 0c 1c 0d 1d
+  const auto lo23 = hn::BitCast(d64, hn::InterleaveLower(d, v2, v3));
+  const auto hi23 = hn::BitCast(d64, hn::InterleaveUpper(d, v2, v3));
+  v0 = hn::BitCast(d, hn::InterleaveLower(d64, lo01, lo23));  // 0a 1a 2a 3a
+  v1 = hn::BitCast(d, hn::InterleaveUpper(d64, lo01, lo23));
+  v2 = hn::BitCast(d, hn::InterleaveLower(d64, hi01, hi23));
+  v3 = hn::BitCast(d, hn::InterleaveUpper(d64, hi01, hi23));
+}
+
+// An 8x8 transpose of eight vectors of eight lanes: afterwards lane j of v_i is the former lane i
+// of v_j (its own inverse). The 4x4 block transposes of v0-v3 and of v4-v7 leave element 4k + i
+// of rows 0-3 in block k of v_i and of rows 4-7 in block k of v_{4+i}; joining those blocks
+// makes the columns.
+template <class D, class V = hn::Vec<D> >
+HWY_INLINE void Transpose8x8(D d, V& v0, V& v1, V& v2, V& v3, V& v4, V& v5, V& v6, V& v7) {
+  TransposeBlocks4x4(d, v0, v1, v2, v3);
+  TransposeBlocks4x4(d, v4, v5, v6, v7);
+  const V c0 = hn::ConcatLowerLower(d, v4, v0), c4 = hn::ConcatUpperUpper(d, v4, v0);
+  const V c1 = hn::ConcatLowerLower(d, v5, v1), c5 = hn::ConcatUpperUpper(d, v5, v1);
+  const V c2 = hn::ConcatLowerLower(d, v6, v2), c6 = hn::ConcatUpperUpper(d, v6, v2);
+  const V c3 = hn::ConcatLowerLower(d, v7, v3), c7 = hn::ConcatUpperUpper(d, v7, v3);
+  v0 = c0, v1 = c1, v2 = c2, v3 = c3, v4 = c4, v5 = c5, v6 = c6, v7 = c7;
+}
+
+// Five to seven channels, past Highway's interleaved loads and stores (two to four): eight pixels
+// at a time through an 8x8 transpose, each pixel loaded or stored as a vector of eight floats
+// that runs into the next pixel (the extra lanes ignored when loading; when storing, overwritten
+// by the next pixel's store). Only blocks with a pixel after them take this form, so nothing
+// past the row is read or written. Targets whose vectors hold eight floats (AVX2, AVX-512 at
+// half width); an element at a time, these moves took a third of a channels-last RGB-and-more
+// forward's time.
+using EightLanes = hn::CappedTag<float, 8>;
+constexpr bool kEightLaneTransposes = hn::MaxLanes(EightLanes()) == 8;
+#endif
+
 // Channel c of pixel i to row c (rows dst_stride apart), at the column RowSink<kPhases> stores
 // column i at: i itself, or split by phase (kernels.h, Deinterleave). Four vectors of pixels at
 // a time, so that each channel's block splits by phase in registers.
@@ -35,7 +79,8 @@ void DeinterleaveFixed(const float* HWY_RESTRICT src, size_t pixels, float* HWY_
   const size_t lanes = hn::Lanes(d);
   using V = hn::Vec<decltype(d)>;
   const size_t step = lanes * kChannels;
-  for (; i + 4 * lanes <= pixels; i += 4 * lanes) {
+  // Highway loads two to four interleaved channels; more take the element loop below.
+  for (; kChannels <= 4 && i + 4 * lanes <= pixels; i += 4 * lanes) {
     // Named vectors: arrays of vectors are not portable to SVE.
     V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
     const float* s = src + i * kChannels;
@@ -49,7 +94,7 @@ void DeinterleaveFixed(const float* HWY_RESTRICT src, size_t pixels, float* HWY_
       hn::LoadInterleaved3(d, s + step, a1, b1, c1);
       hn::LoadInterleaved3(d, s + 2 * step, a2, b2, c2);
       hn::LoadInterleaved3(d, s + 3 * step, a3, b3, c3);
-    } else {
+    } else if constexpr (kChannels == 4) {
       hn::LoadInterleaved4(d, s, a0, b0, c0, e0);
       hn::LoadInterleaved4(d, s + step, a1, b1, c1, e1);
       hn::LoadInterleaved4(d, s + 2 * step, a2, b2, c2, e2);
@@ -60,15 +105,64 @@ void DeinterleaveFixed(const float* HWY_RESTRICT src, size_t pixels, float* HWY_
     if constexpr (kChannels > 2) sink(2).Store4(d, i, c0, c1, c2, c3);
     if constexpr (kChannels > 3) sink(3).Store4(d, i, e0, e1, e2, e3);
   }
+  if constexpr (kChannels > 4 && kEightLaneTransposes) {
+    const EightLanes d8;
+    using V8 = hn::Vec<decltype(d8)>;
+    // Eight pixels from pixel j into v0..v7 (lane c of v_k: channel c of pixel j + k), transposed
+    // into channels (lane k of v_c: pixel j + k).
+    const auto load_block = [&](size_t j, V8& v0, V8& v1, V8& v2, V8& v3, V8& v4, V8& v5, V8& v6,
+                                V8& v7) {
+      const float* const s = src + j * kChannels;
+      v0 = hn::LoadU(d8, s), v1 = hn::LoadU(d8, s + kChannels);
+      v2 = hn::LoadU(d8, s + 2 * kChannels), v3 = hn::LoadU(d8, s + 3 * kChannels);
+      v4 = hn::LoadU(d8, s + 4 * kChannels), v5 = hn::LoadU(d8, s + 5 * kChannels);
+      v6 = hn::LoadU(d8, s + 6 * kChannels), v7 = hn::LoadU(d8, s + 7 * kChannels);
+      Transpose8x8(d8, v0, v1, v2, v3, v4, v5, v6, v7);
+    };
+    if constexpr (kPhases == 1) {
+      for (; i + 8 < pixels; i += 8) {
+        V8 v0, v1, v2, v3, v4, v5, v6, v7;
+        load_block(i, v0, v1, v2, v3, v4, v5, v6, v7);
+        hn::StoreU(v0, d8, dst + i);
+        hn::StoreU(v1, d8, dst + dst_stride + i);
+        hn::StoreU(v2, d8, dst + 2 * dst_stride + i);
+        hn::StoreU(v3, d8, dst + 3 * dst_stride + i);
+        hn::StoreU(v4, d8, dst + 4 * dst_stride + i);
+        if constexpr (kChannels > 5) hn::StoreU(v5, d8, dst + 5 * dst_stride + i);
+        if constexpr (kChannels > 6) hn::StoreU(v6, d8, dst + 6 * dst_stride + i);
+      }
+    } else {
+      // A split row takes four vectors of a channel at once: 32 pixels, their channels gathered
+      // in a small buffer first.
+      HWY_ALIGN float channel_rows[kChannels][32];
+      for (; i + 32 < pixels; i += 32) {
+        for (size_t b = 0; b < 32; b += 8) {
+          V8 v0, v1, v2, v3, v4, v5, v6, v7;
+          load_block(i + b, v0, v1, v2, v3, v4, v5, v6, v7);
+          hn::Store(v0, d8, channel_rows[0] + b);
+          hn::Store(v1, d8, channel_rows[1] + b);
+          hn::Store(v2, d8, channel_rows[2] + b);
+          hn::Store(v3, d8, channel_rows[3] + b);
+          hn::Store(v4, d8, channel_rows[4] + b);
+          if constexpr (kChannels > 5) hn::Store(v5, d8, channel_rows[5] + b);
+          if constexpr (kChannels > 6) hn::Store(v6, d8, channel_rows[6] + b);
+        }
+        for (size_t c = 0; c < kChannels; ++c) {
+          sink(c).Store4(d8, i, hn::Load(d8, channel_rows[c]), hn::Load(d8, channel_rows[c] + 8),
+                         hn::Load(d8, channel_rows[c] + 16), hn::Load(d8, channel_rows[c] + 24));
+        }
+      }
+    }
+  }
   // Natural order takes the rest a vector at a time too; a split block needs all four.
-  for (; kPhases == 1 && i + lanes <= pixels; i += lanes) {
+  for (; kChannels <= 4 && kPhases == 1 && i + lanes <= pixels; i += lanes) {
     V v0, v1, v2, v3;
     const float* s = src + i * kChannels;
     if constexpr (kChannels == 2) {
       hn::LoadInterleaved2(d, s, v0, v1);
     } else if constexpr (kChannels == 3) {
       hn::LoadInterleaved3(d, s, v0, v1, v2);
-    } else {
+    } else if constexpr (kChannels == 4) {
       hn::LoadInterleaved4(d, s, v0, v1, v2, v3);
     }
     hn::StoreU(v0, d, dst + i);
@@ -90,8 +184,14 @@ void DeinterleaveAs(const float* HWY_RESTRICT src, size_t pixels, size_t channel
       return DeinterleaveFixed<2, kPhases>(src, pixels, dst, dst_stride, phase_length);
     case 3:
       return DeinterleaveFixed<3, kPhases>(src, pixels, dst, dst_stride, phase_length);
-    default:
+    case 4:
       return DeinterleaveFixed<4, kPhases>(src, pixels, dst, dst_stride, phase_length);
+    case 5:
+      return DeinterleaveFixed<5, kPhases>(src, pixels, dst, dst_stride, phase_length);
+    case 6:
+      return DeinterleaveFixed<6, kPhases>(src, pixels, dst, dst_stride, phase_length);
+    default:
+      return DeinterleaveFixed<7, kPhases>(src, pixels, dst, dst_stride, phase_length);
   }
 }
 
@@ -105,17 +205,45 @@ void InterleaveFixed(const float* HWY_RESTRICT src, size_t src_stride, size_t pi
   const float* const p2 = src + 2 * src_stride;
   const float* const p3 = src + 3 * src_stride;
   size_t i = 0;
-  for (; i + lanes <= pixels; i += lanes) {
+  for (; kChannels <= 4 && i + lanes <= pixels; i += lanes) {
     float* o = dst + i * kChannels;
     if constexpr (kChannels == 2) {
       hn::StoreInterleaved2(hn::LoadU(d, p0 + i), hn::LoadU(d, p1 + i), d, o);
     } else if constexpr (kChannels == 3) {
       hn::StoreInterleaved3(hn::LoadU(d, p0 + i), hn::LoadU(d, p1 + i), hn::LoadU(d, p2 + i), d, o);
-    } else {
+    } else if constexpr (kChannels == 4) {
       hn::StoreInterleaved4(hn::LoadU(d, p0 + i), hn::LoadU(d, p1 + i), hn::LoadU(d, p2 + i),
                             hn::LoadU(d, p3 + i), d, o);
     }
   }
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (kChannels > 4 && kEightLaneTransposes) {
+    const EightLanes d8;
+    using V8 = hn::Vec<decltype(d8)>;
+    const float* const p4 = src + 4 * src_stride;
+    const float* const p5 = src + 5 * src_stride;
+    const float* const p6 = src + 6 * src_stride;
+    for (; i + 8 < pixels; i += 8) {
+      V8 v0 = hn::LoadU(d8, p0 + i), v1 = hn::LoadU(d8, p1 + i);
+      V8 v2 = hn::LoadU(d8, p2 + i), v3 = hn::LoadU(d8, p3 + i);
+      V8 v4 = hn::LoadU(d8, p4 + i);
+      V8 v5 = kChannels > 5 ? hn::LoadU(d8, p5 + i) : hn::Zero(d8);
+      V8 v6 = kChannels > 6 ? hn::LoadU(d8, p6 + i) : hn::Zero(d8);
+      V8 v7 = hn::Zero(d8);
+      Transpose8x8(d8, v0, v1, v2, v3, v4, v5, v6, v7);
+      float* const o = dst + i * kChannels;
+      // In order: each store's lanes past its pixel are rewritten by the next.
+      hn::StoreU(v0, d8, o);
+      hn::StoreU(v1, d8, o + kChannels);
+      hn::StoreU(v2, d8, o + 2 * kChannels);
+      hn::StoreU(v3, d8, o + 3 * kChannels);
+      hn::StoreU(v4, d8, o + 4 * kChannels);
+      hn::StoreU(v5, d8, o + 5 * kChannels);
+      hn::StoreU(v6, d8, o + 6 * kChannels);
+      hn::StoreU(v7, d8, o + 7 * kChannels);
+    }
+  }
+#endif
   for (; i < pixels; ++i) {
     for (size_t c = 0; c < kChannels; ++c) dst[i * kChannels + c] = src[c * src_stride + i];
   }
@@ -140,8 +268,14 @@ void InterleaveImpl(const float* HWY_RESTRICT src, size_t src_stride, size_t pix
       return InterleaveFixed<2>(src, src_stride, pixels, dst);
     case 3:
       return InterleaveFixed<3>(src, src_stride, pixels, dst);
-    default:
+    case 4:
       return InterleaveFixed<4>(src, src_stride, pixels, dst);
+    case 5:
+      return InterleaveFixed<5>(src, src_stride, pixels, dst);
+    case 6:
+      return InterleaveFixed<6>(src, src_stride, pixels, dst);
+    default:
+      return InterleaveFixed<7>(src, src_stride, pixels, dst);
   }
 }
 
@@ -201,22 +335,6 @@ void PixelsToPlanesOf(const float* HWY_RESTRICT src, size_t planes, size_t n, vo
                              static_cast<typename DTypeTraits<kType>::Storage*>(dst), plane_stride);
 }
 #else
-// A 4x4 transpose inside every 128-bit block: with lanes of four planes in v0..v3, afterwards
-// block k of v_i holds pixel 4k + i of the four planes, and the other way round (it is its own
-// inverse). Blocks never mix, so the same code serves every vector width.
-template <class D, class V = hn::Vec<D> >
-HWY_INLINE void TransposeBlocks4x4(D d, V& v0, V& v1, V& v2, V& v3) {
-  const hn::Repartition<uint64_t, D> d64;
-  const auto lo01 = hn::BitCast(d64, hn::InterleaveLower(d, v0, v1));  // 0a 1a 0b 1b
-  const auto hi01 = hn::BitCast(d64, hn::InterleaveUpper(d, v0, v1));  // 0c 1c 0d 1d
-  const auto lo23 = hn::BitCast(d64, hn::InterleaveLower(d, v2, v3));
-  const auto hi23 = hn::BitCast(d64, hn::InterleaveUpper(d, v2, v3));
-  v0 = hn::BitCast(d, hn::InterleaveLower(d64, lo01, lo23));  // 0a 1a 2a 3a
-  v1 = hn::BitCast(d, hn::InterleaveUpper(d64, lo01, lo23));
-  v2 = hn::BitCast(d, hn::InterleaveLower(d64, hi01, hi23));
-  v3 = hn::BitCast(d, hn::InterleaveUpper(d64, hi01, hi23));
-}
-
 // Block k of v to dst + k * block_stride, and back.
 template <class D>
 HWY_INLINE void StoreBlocks(D d, hn::Vec<D> v, float* HWY_RESTRICT dst, size_t block_stride) {

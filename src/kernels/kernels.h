@@ -122,7 +122,7 @@ void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t
 void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
                      ptrdiff_t src_stride, float* dst, ptrdiff_t dst_stride);
 
-// The W pass of one row of `channels`-channel pixels (2 to 4) through one planar row per
+// The W pass of one row of `channels`-channel pixels (2 to 7) through one planar row per
 // channel: the row is deinterleaved into `planar` (rows GroupRowFloats(axis.source_length)
 // apart, split by column phase where the axis has a uniform interior of stride 2 or 4, so that
 // its taps need no shuffles), each channel's row gathered into `gathered` (rows axis.length
@@ -196,7 +196,7 @@ void CopyPixels(const int32_t* first, const int32_t* weight_offset, size_t lengt
 // Interleave: the reverse of the natural order, from rows src_stride floats apart into
 // dst[i * channels + c]. Pure moves: no value changes.
 inline constexpr size_t kMinInterleavedChannels = 2;
-inline constexpr size_t kMaxInterleavedChannels = 4;
+inline constexpr size_t kMaxInterleavedChannels = 7;
 void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride,
                   int phases = 1, size_t phase_length = 0);
 void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst);
