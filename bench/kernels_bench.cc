@@ -175,6 +175,56 @@ void BM_CombineThenGatherRowsBF16(benchmark::State& state) {
 }
 BENCHMARK(BM_CombineThenGatherRowsBF16)->Arg(64);
 
+// The nearest copy of one row of channels-last pixels (a 2x upsample: each source pixel twice),
+// Arg(0) bytes per pixel, Arg(1) 1 to stream; 512 result pixels. Items: result bytes.
+void BM_CopyPixels(benchmark::State& state) {
+  const auto pixel_bytes = static_cast<size_t>(state.range(0));
+  const auto stores =
+      state.range(1) != 0 ? kernels::ResultStores::kStreamed : kernels::ResultStores::kCached;
+  constexpr size_t kPixels = 512;
+  std::vector<int32_t> first(kPixels), weight_offset(kPixels + 1);
+  for (size_t i = 0; i < kPixels; ++i) first[i] = static_cast<int32_t>(i / 2);
+  for (size_t i = 0; i <= kPixels; ++i) weight_offset[i] = static_cast<int32_t>(i);
+  std::vector<uint8_t> src(kPixels / 2 * pixel_bytes, 7);
+  // 64-byte aligned, so that whole vectors stream.
+  std::vector<uint8_t> storage(kPixels * pixel_bytes + 64);
+  uint8_t* const dst =
+      storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+  for (auto _ : state) {
+    kernels::CopyPixels(first.data(), weight_offset.data(), kPixels, src.data(),
+                        static_cast<ptrdiff_t>(pixel_bytes), dst,
+                        static_cast<ptrdiff_t>(pixel_bytes), pixel_bytes, stores);
+    benchmark::DoNotOptimize(dst);
+    benchmark::ClobberMemory();
+  }
+  kernels::FlushStreamedStores();
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(kPixels * pixel_bytes));
+}
+BENCHMARK(BM_CopyPixels)
+    ->Args({8, 0})
+    ->Args({16, 0})
+    ->Args({16, 1})
+    ->Args({24, 0})
+    ->Args({48, 1})
+    ->Args({64, 1});
+
+// A row of Arg(0)-channel pixels to planar rows and back (the interleaved layout's W pass
+// around its gather), 256 pixels. Items: elements moved each way.
+void BM_DeinterleaveInterleave(benchmark::State& state) {
+  const auto channels = static_cast<size_t>(state.range(0));
+  constexpr size_t kPixels = 256;
+  const std::vector<float> pixels = RandomFloats(kPixels * channels);
+  std::vector<float> planar(channels * kPixels), back(kPixels * channels);
+  for (auto _ : state) {
+    kernels::Deinterleave(pixels.data(), kPixels, channels, planar.data(), kPixels);
+    kernels::Interleave(planar.data(), kPixels, kPixels, channels, back.data());
+    benchmark::DoNotOptimize(back.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kPixels * channels));
+}
+BENCHMARK(BM_DeinterleaveInterleave)->Arg(3)->Arg(4)->Arg(5)->Arg(6)->Arg(7);
+
 }  // namespace
 }  // namespace aclnn_upsample
 

@@ -140,17 +140,23 @@ HWY_INLINE void CopyPixel(D d, const int32_t* HWY_RESTRICT first,
                           const uint8_t* source, ptrdiff_t src_pixel_stride, uint8_t* to,
                           size_t pixel_bytes) {
   const size_t lanes = hn::Lanes(d);
-  const bool empty = source == nullptr || weight_offset[i + 1] == weight_offset[i];
-  const uint8_t* const from =
-      empty ? nullptr : source + static_cast<ptrdiff_t>(first[i]) * src_pixel_stride;
-  const auto chunk = [&](size_t b) { return empty ? hn::Zero(d) : hn::LoadU(d, from + b); };
-  if constexpr (kStream) {
-    for (size_t b = 0; b < pixel_bytes; b += lanes) hn::Stream(chunk(b), d, to + b);
-  } else {
-    const size_t last = pixel_bytes - lanes;  // where the pixel's last vector starts
-    for (size_t b = 0; b < last; b += lanes) hn::StoreU(chunk(b), d, to + b);
-    hn::StoreU(chunk(last), d, to + last);
+  // The pixel's vectors from chunk(b), b its byte offset (one branch per pixel on emptiness, none
+  // per vector).
+  const auto write = [&](auto chunk) {
+    if constexpr (kStream) {
+      for (size_t b = 0; b < pixel_bytes; b += lanes) hn::Stream(chunk(b), d, to + b);
+    } else {
+      const size_t last = pixel_bytes - lanes;  // where the pixel's last vector starts
+      for (size_t b = 0; b < last; b += lanes) hn::StoreU(chunk(b), d, to + b);
+      hn::StoreU(chunk(last), d, to + last);
+    }
+  };
+  if (source == nullptr || weight_offset[i + 1] == weight_offset[i]) {
+    write([d](size_t) { return hn::Zero(d); });
+    return;
   }
+  const uint8_t* const from = source + static_cast<ptrdiff_t>(first[i]) * src_pixel_stride;
+  write([d, from](size_t b) { return hn::LoadU(d, from + b); });
 }
 
 #if HWY_TARGET != HWY_SCALAR
