@@ -1103,11 +1103,14 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
   const auto vector_bytes = static_cast<size_t>(TargetLanes()) * sizeof(float);
   constexpr size_t kPixels = 21, kSourcePixels = 13;
   std::mt19937 rng(77);
-  std::vector<int32_t> first(kPixels), weight_offset(kPixels + 1, 0);
+  // Runs with some empty (every fifth) and all one tap (offsets from 7, as a band's runs of an
+  // axis start wherever the band does).
+  std::vector<int32_t> first(kPixels), some_taps(kPixels + 1, 0), all_taps(kPixels + 1, 7);
   for (size_t i = 0; i < kPixels; ++i) {
     const bool empty = i % 5 == 3;
     first[i] = static_cast<int32_t>(rng() % kSourcePixels);
-    weight_offset[i + 1] = weight_offset[i] + (empty ? 0 : 1);
+    some_taps[i + 1] = some_taps[i] + (empty ? 0 : 1);
+    all_taps[i + 1] = all_taps[i] + 1;
   }
   std::vector<size_t> pixel_sizes = {1, 8, 12, 16, 17, 20, 32, 48};
   for (const size_t around :
@@ -1125,7 +1128,9 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
          {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
       for (const size_t gap : {size_t{0}, size_t{16}}) {
         for (const size_t misalign : {size_t{0}, size_t{1}, size_t{8}, size_t{16}, size_t{32}}) {
-          for (const bool zeros : {false, true}) {
+          for (const int taps : {0, 1, 2}) {  // some runs empty, none empty, null source
+            const bool zeros = taps == 2;
+            const std::vector<int32_t>& weight_offset = taps == 1 ? all_taps : some_taps;
             const size_t stride = pixel_bytes + gap;
             // Storage aligned to 64 bytes by hand, so `misalign` alone decides the row's
             // alignment.
@@ -1141,7 +1146,9 @@ TEST_P(KernelsOnEveryTarget, CopyPixelsCopiesEachSourcePixelBitForBit) {
                 " of " + std::to_string(pixel_bytes) + " bytes, stride " + std::to_string(stride) +
                 ", misalign " + std::to_string(misalign) +
                 (stores == kernels::ResultStores::kStreamed ? ", streamed" : "") +
-                (zeros ? ", null source" : "");
+                (zeros       ? ", null source"
+                 : taps == 1 ? ", every run one tap"
+                             : "");
             for (uint8_t* byte = storage.data(); byte < storage.data() + storage.size(); ++byte) {
               const auto offset = byte - dst;
               const bool in_row = offset >= 0 && static_cast<size_t>(offset) < kPixels * stride &&

@@ -128,20 +128,43 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
   }
 }
 
-// Copies pixel `i` of a row (or zeros, where `source` is null or its run is empty) to `to` in
-// vectors of d's lanes (bytes), which must not exceed pixel_bytes: whole vectors from the pixel's
-// start and, where pixel_bytes is not a multiple of them, one more ending at the pixel's end,
-// overlapping the one before it (those bytes copied twice, the same both times). A few vector
-// loads and stores inlined in the loop: a 16-byte pixel (RGBA float32, eight bfloat16 channels)
-// cost a memcpy call each, about 25 cycles, and moved 5 GB/s.
-template <bool kStream, class D>
-HWY_INLINE void CopyPixel(D d, const int32_t* HWY_RESTRICT first,
-                          const int32_t* HWY_RESTRICT weight_offset, size_t i,
-                          const uint8_t* source, ptrdiff_t src_pixel_stride, uint8_t* to,
-                          size_t pixel_bytes) {
+// Which runs of a row have their tap: some (tested per pixel), all (for pure gathers,
+// weight_offset[length] - weight_offset[0] == length) or none (a result row whose H run is
+// empty, `source` null). Known per row, so that no pixel tests it where all or none do: the
+// test's two loads and branch took more than half of a cached 16-byte pixel's time in L1.
+enum class RowTaps { kSome, kAll, kNone };
+
+// Where each result pixel of a row comes from: source pixel first[i], or zeros where run i is
+// empty. Passed by value: through a reference, the compiler reloaded its members after every
+// store, which might have changed them (a nearest backward 1.3x slower).
+template <RowTaps kTaps>
+struct RowPixels {
+  static constexpr RowTaps kRowTaps = kTaps;
+  const int32_t* HWY_RESTRICT first;
+  const int32_t* HWY_RESTRICT weight_offset;
+  const uint8_t* source;
+  ptrdiff_t src_pixel_stride;
+
+  // Whether pixel i is zeros.
+  HWY_INLINE bool Empty(size_t i) const {
+    if constexpr (kTaps == RowTaps::kSome) return weight_offset[i + 1] == weight_offset[i];
+    return kTaps == RowTaps::kNone;
+  }
+  // Pixel i's bytes, where it is not empty.
+  HWY_INLINE const uint8_t* At(size_t i) const {
+    return source + static_cast<ptrdiff_t>(first[i]) * src_pixel_stride;
+  }
+};
+
+// Copies pixel `i` of a row (or zeros) to `to` in vectors of d's lanes (bytes), which must not
+// exceed pixel_bytes: whole vectors from the pixel's start and, where pixel_bytes is not a
+// multiple of them, one more ending at the pixel's end, overlapping the one before it (those
+// bytes copied twice, the same both times). A few vector loads and stores inlined in the loop: a
+// 16-byte pixel (RGBA float32, eight bfloat16 channels) cost a memcpy call each, about 25
+// cycles, and moved 5 GB/s.
+template <bool kStream, class D, class Pixels>
+HWY_INLINE void CopyPixel(D d, const Pixels pixels, size_t i, uint8_t* to, size_t pixel_bytes) {
   const size_t lanes = hn::Lanes(d);
-  // The pixel's vectors from chunk(b), b its byte offset (one branch per pixel on emptiness, none
-  // per vector).
   const auto write = [&](auto chunk) {
     if constexpr (kStream) {
       for (size_t b = 0; b < pixel_bytes; b += lanes) hn::Stream(chunk(b), d, to + b);
@@ -151,31 +174,26 @@ HWY_INLINE void CopyPixel(D d, const int32_t* HWY_RESTRICT first,
       hn::StoreU(chunk(last), d, to + last);
     }
   };
-  if (source == nullptr || weight_offset[i + 1] == weight_offset[i]) {
+  if (pixels.Empty(i)) {
     write([d](size_t) { return hn::Zero(d); });
     return;
   }
-  const uint8_t* const from = source + static_cast<ptrdiff_t>(first[i]) * src_pixel_stride;
+  const uint8_t* const from = pixels.At(i);
   write([d, from](size_t b) { return hn::LoadU(d, from + b); });
 }
 
 #if HWY_TARGET != HWY_SCALAR
 // Pixels i, i + 1, ... i + kPixels - 1 of a row as one vector of d, the first in the lowest
 // lanes: each pixel is Lanes(d) / kPixels bytes.
-template <size_t kPixels, class D>
-HWY_INLINE hn::Vec<D> PixelsAsOneVector(D d, const int32_t* HWY_RESTRICT first,
-                                        const int32_t* HWY_RESTRICT weight_offset, size_t i,
-                                        const uint8_t* source, ptrdiff_t src_pixel_stride) {
+template <size_t kPixels, class D, class Pixels>
+HWY_INLINE hn::Vec<D> PixelsAsOneVector(D d, const Pixels pixels, size_t i) {
   if constexpr (kPixels == 1) {
-    const bool empty = source == nullptr || weight_offset[i + 1] == weight_offset[i];
-    return empty ? hn::Zero(d)
-                 : hn::LoadU(d, source + static_cast<ptrdiff_t>(first[i]) * src_pixel_stride);
+    return pixels.Empty(i) ? hn::Zero(d) : hn::LoadU(d, pixels.At(i));
   } else {
     const hn::Half<D> dh;
     constexpr size_t kHalf = kPixels / 2;
-    return hn::Combine(
-        d, PixelsAsOneVector<kHalf>(dh, first, weight_offset, i + kHalf, source, src_pixel_stride),
-        PixelsAsOneVector<kHalf>(dh, first, weight_offset, i, source, src_pixel_stride));
+    return hn::Combine(d, PixelsAsOneVector<kHalf>(dh, pixels, i + kHalf),
+                       PixelsAsOneVector<kHalf>(dh, pixels, i));
   }
 }
 
@@ -185,17 +203,14 @@ HWY_INLINE hn::Vec<D> PixelsAsOneVector(D d, const int32_t* HWY_RESTRICT first,
 // alone (streamed where they are 16 bytes or more, else cached). Streaming each 16-byte pixel in
 // its own store (movntdq xmm) moved half the bytes a second that whole-vector stores did on the
 // development VM (AMD Zen 3).
-template <size_t kPixels>
-void StreamPackedPixels(const int32_t* HWY_RESTRICT first,
-                        const int32_t* HWY_RESTRICT weight_offset, size_t length,
-                        const uint8_t* source, ptrdiff_t src_pixel_stride, uint8_t* result) {
+template <size_t kPixels, class Pixels>
+void StreamPackedPixels(const Pixels pixels, size_t length, uint8_t* result) {
   const hn::ScalableTag<uint8_t> d;
   const hn::CappedTag<uint8_t, hn::MaxLanes(d) / kPixels> d_pixel;
   const size_t pixel_bytes = hn::Lanes(d_pixel);
   const size_t lanes = hn::Lanes(d);
   const auto single = [&](size_t i) {
-    CopyPixel<(hn::MaxLanes(d_pixel) >= 16)>(d_pixel, first, weight_offset, i, source,
-                                             src_pixel_stride, result + i * pixel_bytes,
+    CopyPixel<(hn::MaxLanes(d_pixel) >= 16)>(d_pixel, pixels, i, result + i * pixel_bytes,
                                              pixel_bytes);
   };
   size_t i = 0;
@@ -203,54 +218,40 @@ void StreamPackedPixels(const int32_t* HWY_RESTRICT first,
     single(i);
   }
   for (; i + kPixels <= length; i += kPixels) {
-    hn::Stream(PixelsAsOneVector<kPixels>(d, first, weight_offset, i, source, src_pixel_stride), d,
-               result + i * pixel_bytes);
+    hn::Stream(PixelsAsOneVector<kPixels>(d, pixels, i), d, result + i * pixel_bytes);
   }
   for (; i < length; ++i) single(i);
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 
-void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRICT weight_offset,
-                    size_t length, const void* src, ptrdiff_t src_pixel_stride, void* dst,
-                    ptrdiff_t dst_pixel_stride, size_t pixel_bytes, ResultStores stores) {
+template <class Pixels>
+void CopyRowPixels(const Pixels pixels, size_t length, uint8_t* result, ptrdiff_t dst_pixel_stride,
+                   size_t pixel_bytes, ResultStores stores) {
   if (pixel_bytes == 0) return;
-  const auto* const source = static_cast<const uint8_t*>(src);
-  auto* const result = static_cast<uint8_t*>(dst);
   const hn::ScalableTag<uint8_t> d_full;
   const size_t lanes = hn::Lanes(d_full);
-  if (StreamsWholeVectors(stores, dst, pixel_bytes, static_cast<size_t>(dst_pixel_stride), lanes)) {
-    for (size_t i = 0; i < length; ++i) {
-      CopyPixel</*kStream=*/true>(d_full, first, weight_offset, i, source, src_pixel_stride,
-                                  result + static_cast<ptrdiff_t>(i) * dst_pixel_stride,
-                                  pixel_bytes);
-    }
-    return;
-  }
   const hn::CappedTag<uint8_t, 32> d32;
   const hn::CappedTag<uint8_t, 16> d16;
   const hn::CappedTag<uint8_t, 8> d8;
   const auto copy_as = [&](auto d, auto stream) {
     for (size_t i = 0; i < length; ++i) {
-      CopyPixel<decltype(stream)::value>(d, first, weight_offset, i, source, src_pixel_stride,
-                                         result + static_cast<ptrdiff_t>(i) * dst_pixel_stride,
-                                         pixel_bytes);
+      CopyPixel<decltype(stream)::value>(
+          d, pixels, i, result + static_cast<ptrdiff_t>(i) * dst_pixel_stride, pixel_bytes);
     }
   };
+  if (StreamsWholeVectors(stores, result, pixel_bytes, static_cast<size_t>(dst_pixel_stride),
+                          lanes)) {
+    return copy_as(d_full, std::true_type());
+  }
 #if HWY_TARGET != HWY_SCALAR
   // Pixels back to back, streamed too: two, four or eight to a store where they are that part of
   // a vector (on their own size's boundaries), else in 16-byte stores where they are multiples of
   // them (48-byte pixels so took 0.8-0.9 of the time of cached whole-vector copies).
   if (stores == ResultStores::kStreamed && static_cast<size_t>(dst_pixel_stride) == pixel_bytes &&
-      reinterpret_cast<uintptr_t>(dst) % pixel_bytes == 0 && pixel_bytes >= 8) {
-    if (2 * pixel_bytes == lanes) {
-      return StreamPackedPixels<2>(first, weight_offset, length, source, src_pixel_stride, result);
-    }
-    if (4 * pixel_bytes == lanes) {
-      return StreamPackedPixels<4>(first, weight_offset, length, source, src_pixel_stride, result);
-    }
-    if (8 * pixel_bytes == lanes) {
-      return StreamPackedPixels<8>(first, weight_offset, length, source, src_pixel_stride, result);
-    }
+      reinterpret_cast<uintptr_t>(result) % pixel_bytes == 0 && pixel_bytes >= 8) {
+    if (2 * pixel_bytes == lanes) return StreamPackedPixels<2>(pixels, length, result);
+    if (4 * pixel_bytes == lanes) return StreamPackedPixels<4>(pixels, length, result);
+    if (8 * pixel_bytes == lanes) return StreamPackedPixels<8>(pixels, length, result);
     if (pixel_bytes % 16 == 0) return copy_as(d16, std::true_type());
   }
 #endif
@@ -263,6 +264,25 @@ void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRI
   // Pixels narrower than 8 bytes (which the plans do not copy: kMinCopiedChannels), a byte at
   // a time.
   copy_as(hn::CappedTag<uint8_t, 1>(), cached);
+}
+
+void CopyPixelsImpl(const int32_t* HWY_RESTRICT first, const int32_t* HWY_RESTRICT weight_offset,
+                    size_t length, const void* src, ptrdiff_t src_pixel_stride, void* dst,
+                    ptrdiff_t dst_pixel_stride, size_t pixel_bytes, ResultStores stores) {
+  if (pixel_bytes == 0 || length == 0) return;
+  const auto* const source = static_cast<const uint8_t*>(src);
+  auto* const result = static_cast<uint8_t*>(dst);
+  const auto copy = [&](auto pixels) {
+    CopyRowPixels(pixels, length, result, dst_pixel_stride, pixel_bytes, stores);
+  };
+  if (source == nullptr) {
+    return copy(RowPixels<RowTaps::kNone>{first, weight_offset, source, src_pixel_stride});
+  }
+  // Runs are one tap or none, so they are all one tap where they count one tap each.
+  if (static_cast<size_t>(weight_offset[length] - weight_offset[0]) == length) {
+    return copy(RowPixels<RowTaps::kAll>{first, weight_offset, source, src_pixel_stride});
+  }
+  copy(RowPixels<RowTaps::kSome>{first, weight_offset, source, src_pixel_stride});
 }
 
 }  // namespace HWY_NAMESPACE
