@@ -182,7 +182,9 @@ HWY_INLINE void CopyPixel(D d, const Pixels pixels, size_t i, uint8_t* to, size_
   write([d, from](size_t b) { return hn::LoadU(d, from + b); });
 }
 
-#if HWY_TARGET != HWY_SCALAR
+// Packing pixels into a vector needs its size at compile time: not the one-lane target, nor the
+// scalable ones (SVE, RVV), whose Lanes() is known only when running.
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 // Pixels i, i + 1, ... i + kPixels - 1 of a row as one vector of d, the first in the lowest
 // lanes: each pixel is Lanes(d) / kPixels bytes.
 template <size_t kPixels, class D, class Pixels>
@@ -222,7 +224,7 @@ void StreamPackedPixels(const Pixels pixels, size_t length, uint8_t* result) {
   }
   for (; i < length; ++i) single(i);
 }
-#endif  // HWY_TARGET != HWY_SCALAR
+#endif  // HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 
 template <class Pixels>
 void CopyRowPixels(const Pixels pixels, size_t length, uint8_t* result, ptrdiff_t dst_pixel_stride,
@@ -243,7 +245,7 @@ void CopyRowPixels(const Pixels pixels, size_t length, uint8_t* result, ptrdiff_
                           lanes)) {
     return copy_as(d_full, std::true_type());
   }
-#if HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
   // Pixels back to back, streamed too: two, four or eight to a store where they are that part of
   // a vector (on their own size's boundaries), else in 16-byte stores where they are multiples of
   // them (48-byte pixels so took 0.8-0.9 of the time of cached whole-vector copies).

@@ -63,7 +63,9 @@ HWY_INLINE void Transpose8x8(D d, V& v0, V& v1, V& v2, V& v3, V& v4, V& v5, V& v
 // half width); an element at a time, these moves took a third of a channels-last RGB-and-more
 // forward's time.
 using EightLanes = hn::CappedTag<float, 8>;
-constexpr bool kEightLaneTransposes = hn::MaxLanes(EightLanes()) == 8;
+// Eight lanes known at compile time: not on the scalable targets (SVE, RVV), whose MaxLanes is
+// only a bound.
+constexpr bool kEightLaneTransposes = !HWY_HAVE_SCALABLE && hn::MaxLanes(EightLanes()) == 8;
 #endif
 
 // Channel c of pixel i to row c (rows dst_stride apart), at the column RowSink<kPhases> stores
