@@ -122,6 +122,12 @@ EXTRA_SHAPES = [
     # keypoint heatmaps of 17): their last partial vector had gone through a buffer per pixel.
     "bilinear,16,21,64x64,128x128,fp32,channels_last,forward",
     "bilinear,16,17,64x64,128x128,bf16,channels_last,forward",
+    # Channels-last images of 5 to 7 channels (interleaved since session 15; they had run as
+    # planes read with a stride of C) and 8 float32 channels in a streamed call (one AVX2 vector
+    # per pixel, which had lost its fast gather form when streaming).
+    "bilinear,8,6,128x128,256x256,fp32,channels_last,forward",
+    "bilinear,8,7,256x256,128x128,bf16,channels_last",
+    "bilinear,8,8,128x128,256x256,fp32,channels_last,forward",
 ]
 
 
