@@ -180,10 +180,12 @@ void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
 // A row of pixels copied from another, bit for bit (gather_pixels.cc): result pixel i
 // (pixel_bytes at dst + i * dst_pixel_stride bytes) is source pixel first[i] (at src + first[i] *
 // src_pixel_stride bytes) where run i has one tap, and zero bytes where it has none
-// (weight_offset as in GatherAxis). For axes whose runs are all a single tap of weight 1 or
-// empty (nearest), whatever the dtype: no arithmetic, so every value, signalling NaNs included,
-// arrives unchanged. `src` null: every pixel zero (a result row whose H run is empty). kStreamed
-// streams where every pixel is whole vectors of 16 bytes or more on their boundaries.
+// (weight_offset as in GatherAxis; every run must have one tap or none). For axes whose runs are
+// all a single tap of weight 1 or empty (nearest), whatever the dtype: no arithmetic, so every
+// value, signalling NaNs included, arrives unchanged. `src` null: every pixel zero (a result row
+// whose H run is empty). kStreamed streams where the pixels are whole vectors on their
+// boundaries, or back to back and a half, quarter or eighth of a vector (packed), or multiples
+// of 16 bytes back to back; other pixels are stored cached.
 void CopyPixels(const int32_t* first, const int32_t* weight_offset, size_t length, const void* src,
                 ptrdiff_t src_pixel_stride, void* dst, ptrdiff_t dst_pixel_stride,
                 size_t pixel_bytes, ResultStores stores = ResultStores::kCached);
