@@ -28,10 +28,10 @@ enum class Layout : uint8_t {
   kPlanar,
   // Channels contiguous in both tensors: both passes combine whole C-vectors.
   kChannelsLast,
-  // Few channels (2 to 7: RGB, RGBA images and a few more), contiguous, with pixels back to back in
-  // both
-  // tensors: the H pass combines whole rows of pixels; the W pass deinterleaves a row into one
-  // planar row per channel, gathers them with the planar W forms and interleaves the result.
+  // Few channels (2 to 7: RGB, RGBA images and a few more), contiguous, with pixels back to back
+  // in both tensors: the H pass combines whole rows of pixels; the W pass deinterleaves a row
+  // into one planar row per channel, gathers them with the planar W forms and interleaves the
+  // result.
   kInterleaved,
   // Many small planes (feature maps of 4x4 to 32x32, NCHW): a task takes a group of
   // kernels::kPlaneGroup planes, transposes them into pixels of that many channels in scratch,
@@ -47,9 +47,10 @@ enum class Layout : uint8_t {
 
 // The fewest channels kCopy takes (pixels of 8 bytes or more in every dtype). Fewer stay on the
 // interleaved passes, whose vectors span several pixels: copied pixel by pixel, RGB float32 ran
-// 1.3-1.6x slower (12-byte pixels as two overlapping 8-byte copies), two float32 channels 1.3x
-// and 16-bit RGB 3x; from four channels up copies won in every dtype (bfloat16 RGBA 0.63 of the
-// passes' time, 16-bit C = 5-7, which ran as planes read with a stride of C, 0.14-0.26).
+// 1.3-1.6x slower (12-byte pixels as two overlapping 8-byte copies), two float32 channels 1.3x,
+// and 16-bit RGB, copied a byte at a time (no vector form below 8 bytes), 3x; from four channels
+// up copies won in every dtype (bfloat16 RGBA 0.63 of the passes' time, 16-bit C = 5-7, which ran
+// as planes read with a stride of C, 0.14-0.26).
 inline constexpr int64_t kMinCopiedChannels = 4;
 
 // The planar passes, in the order they run.
