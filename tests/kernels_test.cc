@@ -21,6 +21,7 @@
 #include "engine/dtype.h"
 #include "hwy/highway.h"
 #include "hwy/targets.h"
+#include "kernels/line_prefetch.h"
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
 #include "support/random_axis.h"
@@ -816,6 +817,45 @@ TEST_P(KernelsOnEveryTarget, GatherThroughPlanarRowsMatchesThePlanarPasses) {
 // The forward 256 -> 224 (bilinear and bicubic AA, the suite's cases 18 and 23) repeats every
 // 7 results, which no power-of-two vector holds whole: one lane pattern per vector start, 7 of
 // them on every target, each within two loads.
+// The queue walks each row's lines in order, the last partial line of a row included, skips the
+// bytes between rows, and empties over the blocks its quota is spread across.
+TEST(LinePrefetchQueue, IssuesEveryLineOfEachQueuedRowOnce) {
+  constexpr ptrdiff_t kStride = 1000;
+  constexpr size_t kSpan = 130;  // three lines: two whole and one of 2 bytes
+  static char rows[8 * kStride];
+  kernels::LinePrefetchQueue queue(kStride, kSpan);
+  EXPECT_EQ(queue.PendingLines(), 0u);
+  EXPECT_EQ(queue.NextLine(), nullptr);
+  queue.Append(rows + kStride, 2);
+  queue.Append(rows + 3 * kStride, 1);  // continues the queued rows
+  EXPECT_EQ(queue.PendingLines(), 9u);
+  const std::vector<ptrdiff_t> expected_offsets = {1000, 1064, 1128, 2000, 2064,
+                                                   2128, 3000, 3064, 3128};
+  for (size_t line = 0; line < expected_offsets.size(); ++line) {
+    ASSERT_EQ(queue.NextLine(), rows + expected_offsets[line]) << "line " << line;
+    EXPECT_EQ(queue.PendingLines(), expected_offsets.size() - line);
+    queue.Issue(1);
+  }
+  EXPECT_EQ(queue.NextLine(), nullptr);
+  EXPECT_EQ(queue.PendingLines(), 0u);
+  queue.Issue(5);  // nothing queued: nothing issued
+  EXPECT_EQ(queue.NextLine(), nullptr);
+
+  queue.Append(rows + 4 * kStride, 3);  // nine lines
+  for (size_t blocks : {1, 2, 4, 8, 9, 10, 100}) {
+    EXPECT_GE(queue.QuotaFor(blocks) * blocks, queue.PendingLines()) << blocks << " blocks";
+    EXPECT_LT((queue.QuotaFor(blocks) - 1) * blocks, queue.PendingLines()) << blocks << " blocks";
+  }
+  EXPECT_EQ(queue.QuotaFor(0), 9u);  // no block to spread over: all at once
+  queue.Issue(4);
+  EXPECT_EQ(queue.NextLine(), rows + 5 * kStride + 64);
+  queue.Append(rows + 7 * kStride, 1);
+  EXPECT_EQ(queue.PendingLines(), 8u);
+  queue.IssueAll();
+  EXPECT_EQ(queue.PendingLines(), 0u);
+  EXPECT_EQ(queue.NextLine(), nullptr);
+}
+
 TEST(PeriodicInterior, FoundForSevenEighthsWithAPatternPerStart) {
   for (bool bicubic : {false, true}) {
     const AxisSpec spec{256, 224, false, 0.0};
@@ -1055,6 +1095,20 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
     }
   }
   if (lanes > 1) EXPECT_GT(blocked_cases, 0);
+  // Runs of 29-32 rows, far enough apart for Combine's many-tap form (the H pass of an 8x
+  // upscale's gradient, rows of 303 elements): that form issues the queued prefetches between
+  // its column blocks, and the two passes it is checked against prefetch nothing.
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    FusedCase c;
+    c.width = Transpose(BuildBilinearAxis(AxisSpec{150, 300, false, 0.0}));
+    c.height = Transpose(BuildBicubicAAAxis(AxisSpec{8, 64, false, 0.0}));
+    int32_t most_taps = 0;
+    for (int64_t i = 0; i < c.height.result_size; ++i) {
+      most_taps = std::max(most_taps, c.height.count(i));
+    }
+    ASSERT_GE(most_taps, 16) << "the case no longer has many taps";
+    CheckCombineThenGatherMatchesTwoPasses(c, dtype, 77, "many taps");
+  }
 }
 
 // Streamed stores give the cached stores' bits wherever they are taken: aligned whole-vector

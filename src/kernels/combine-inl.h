@@ -14,6 +14,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/dtype_vectors-inl.h"
+#include "kernels/line_prefetch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
@@ -261,12 +262,19 @@ template <DType kType, class Sink>
 HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
                                     const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
                                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights,
-                                    size_t count) {
+                                    size_t count, LinePrefetchQueue* prefetch) {
   using Storage = typename DTypeTraits<kType>::Storage;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t block = 4 * lanes;
-  if (block > kStripFloats) return 0;  // vectors wider than the strip: the loop below does all
+  // The queued prefetches, spread evenly over the column blocks of every sweep; what remains
+  // (a row without a whole block) is issued on the way out.
+  const size_t sweeps = (count + kTapsPerPass - 1) / kTapsPerPass;
+  const size_t quota = prefetch != nullptr ? prefetch->QuotaFor(sweeps * (n / block)) : 0;
+  if (block > kStripFloats) {  // vectors wider than the strip: Combine's loop does all
+    if (prefetch != nullptr) prefetch->IssueAll();
+    return 0;
+  }
   HWY_ALIGN float partial[kStripFloats];
   size_t j = 0;
   while (n - j >= block) {
@@ -303,6 +311,7 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
           a2 = hn::MulAdd(w, LoadAs<kType>(d, row + 2 * lanes), a2);
           a3 = hn::MulAdd(w, LoadAs<kType>(d, row + 3 * lanes), a3);
         }
+        if (prefetch != nullptr) prefetch->Issue(quota);
         if (last) {
           sink.Store4(d, j + v, a0, a1, a2, a3);
         } else {
@@ -315,15 +324,19 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
     }
     j += strip;
   }
+  if (prefetch != nullptr) prefetch->IssueAll();
   return j;
 }
 
 // sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
-// k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
-// (exactly), so 16-bit gradients need no float copy in scratch first.
+// k order; count == 0 gives zeros. `prefetch`, if given, is issued by the many-tap form between
+// its column blocks, and only by it: rows that take another form leave it queued. Source rows of
+// any dtype are converted in registers (exactly), so 16-bit gradients need no float copy in scratch
+// first.
 template <DType kType, class Sink>
 HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT source,
-                        ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
+                        ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                        LinePrefetchQueue* prefetch = nullptr) {
   using Storage = typename DTypeTraits<kType>::Storage;
   const Storage* src = static_cast<const Storage*>(source);
   const hn::ScalableTag<float> d;
@@ -338,7 +351,7 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
     j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count);
   }
   if (j == 0 && UseManyTapForm(count, src_stride, sizeof(Storage))) {
-    j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count);
+    j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);
   }
   // Four independent accumulators hide the FMA latency.
   for (; j + 4 * lanes <= n; j += 4 * lanes) {

@@ -27,6 +27,7 @@
 #include "hwy/highway.h"
 #include "kernels/combine-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/line_prefetch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
@@ -752,12 +753,13 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 }
 
 using CombineRowFunction = void (*)(float*, size_t, size_t, const void*, ptrdiff_t, const float*,
-                                    size_t);
+                                    size_t, LinePrefetchQueue*);
 
 template <DType kType, int kPhases>
 void CombineRowAs(float* HWY_RESTRICT dst, size_t phase_length, size_t n, const void* src,
-                  ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
-  Combine<kType>(RowSink<kPhases>{dst, phase_length}, n, src, src_stride, weights, count);
+                  ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                  LinePrefetchQueue* prefetch) {
+  Combine<kType>(RowSink<kPhases>{dst, phase_length}, n, src, src_stride, weights, count, prefetch);
 }
 
 template <int kPhases>
@@ -789,18 +791,24 @@ CombineRowFunction SelectCombineRow(DType dtype, int phases) {
 // reads several new rows per result row (4 for 4x), so the distance adds the rows one result
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
 // unfetched, and ran 20 % slower.
+//
+// Where the H pass takes Combine's many-tap form (`spreads`), the rows are queued instead
+// (LinePrefetchQueue) and that form issues them a few lines per column block.
 class SourcePrefetcher {
  public:
   SourcePrefetcher(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
-                   ptrdiff_t row_bytes, int64_t src_row0, size_t bytes_per_row)
+                   ptrdiff_t src_stride, size_t element_bytes, int64_t src_row0,
+                   size_t row_elements, bool spreads)
       : src_(static_cast<const char*>(src)),
-        row_bytes_(row_bytes),
+        row_bytes_(src_stride * static_cast<ptrdiff_t>(element_bytes)),
         src_row0_(src_row0),
-        bytes_per_row_(bytes_per_row) {
-    // The band's first and last source rows (nothing past the last is touched), and the rows a
-    // result row advances by on average.
+        row_span_(row_elements * element_bytes),
+        queue_(row_bytes_, row_span_) {
+    // The band's first and last source rows (nothing past the last is touched), the rows a
+    // result row advances by on average, and whether any result row takes the many-tap form.
     int64_t first_row = -1;
     size_t first_i = row_begin, last_i = row_begin;
+    bool many_taps = false;
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
       if (count == 0) continue;
@@ -810,30 +818,47 @@ class SourcePrefetcher {
       }
       last_row_ = runs.first[i] + count - 1;
       last_i = i;
+      many_taps =
+          many_taps || UseManyTapForm(static_cast<size_t>(count), src_stride, element_bytes);
     }
     const int64_t advance =
         last_i > first_i
             ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
                   static_cast<int64_t>(last_i - first_i)
             : 0;
-    // At most kMaxPrefetchBytes ahead: prefetches land in L1, and 36 KiB ahead (8x downscale,
-    // 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
-    if (bytes_per_row > 0) {
-      const auto row_span = static_cast<int64_t>(bytes_per_row);
+    // At most kMaxPrefetchBytes ahead when issued at once: prefetches land in L1, and 36 KiB
+    // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
+    const auto row_span = static_cast<int64_t>(row_span_);
+    if (row_span > 0) {
       rows_ahead_ = std::min((static_cast<int64_t>(kPrefetchBytes) + row_span - 1) / row_span +
                                  std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
     }
+    spread_ = spreads && many_taps;
+    // Spread, they may look a whole result row's advance and one row more ahead, past
+    // kMaxPrefetchBytes: that limit is for prefetches issued at once, which evict the rows in use
+    // from L1, where spread ones arrive as the row's sweeps move on.
+    if (spread_) rows_ahead_ = std::max(rows_ahead_, advance + 1);
   }
 
-  // Called before the H pass reads source rows up to `row`.
-  void Ahead(int64_t row) {
+  // Called before the H pass reads source rows up to `row`: prefetches the rows ahead of it, or,
+  // where the H pass spreads them, queues them and returns the queue to pass to Combine.
+  LinePrefetchQueue* Ahead(int64_t row) {
     const int64_t target = std::min(last_row_, row + rows_ahead_);
-    for (int64_t r = std::max(done_ + 1, row + 1); r <= target; ++r) {
-      const char* p = src_ + (r - src_row0_) * row_bytes_;
-      for (size_t b = 0; b < bytes_per_row_; b += 64) hwy::Prefetch(p + b);
-    }
+    const int64_t first = std::max(done_ + 1, row + 1);
     done_ = std::max(done_, target);
+    if (spread_) {
+      if (first <= target) {
+        queue_.Append(src_ + (first - src_row0_) * row_bytes_,
+                      static_cast<size_t>(target - first + 1));
+      }
+      return &queue_;
+    }
+    for (int64_t r = first; r <= target; ++r) {
+      const char* p = src_ + (r - src_row0_) * row_bytes_;
+      for (size_t b = 0; b < row_span_; b += LinePrefetchQueue::kLineBytes) hwy::Prefetch(p + b);
+    }
+    return nullptr;
   }
 
  private:
@@ -842,10 +867,12 @@ class SourcePrefetcher {
   const char* src_;
   const ptrdiff_t row_bytes_;
   const int64_t src_row0_;
-  const size_t bytes_per_row_;
+  const size_t row_span_;
+  LinePrefetchQueue queue_;
   int64_t rows_ahead_ = 0;
   int64_t last_row_ = -1;
   int64_t done_ = -1;
+  bool spread_ = false;
 };
 
 void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
@@ -859,18 +886,21 @@ void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row
   const CombineRowFunction combine = SelectCombineRow(dtype, phases);
   const size_t row_floats = GroupRowFloats(n);
   const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(DTypeSize(dtype));
-  SourcePrefetcher prefetcher(runs, row_begin, row_end, src, row_bytes, src_row0,
-                              n * DTypeSize(dtype));
+  // Combine's bfloat16 form for rows split by phase comes before the many-tap form, and does
+  // not spread prefetches.
+  SourcePrefetcher prefetcher(runs, row_begin, row_end, src, src_stride, DTypeSize(dtype), src_row0,
+                              n, !(dtype == DType::kBFloat16 && phases > 1));
   for (size_t group_begin = row_begin; group_begin < row_end; group_begin += kRowGroup) {
     const size_t group = std::min(kRowGroup, row_end - group_begin);
     for (size_t r = 0; r < group; ++r) {
       const size_t i = group_begin + r;
       const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-      if (count > 0) prefetcher.Ahead(runs.first[i] + count - 1);
+      LinePrefetchQueue* const prefetch =
+          count > 0 ? prefetcher.Ahead(runs.first[i] + count - 1) : nullptr;
       const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
       combine(scratch + r * row_floats, phase_length, n,
               static_cast<const char*>(src) + row * row_bytes, src_stride,
-              runs.weights + runs.weight_offset[i], static_cast<size_t>(count));
+              runs.weights + runs.weight_offset[i], static_cast<size_t>(count), prefetch);
     }
     float* out = dst + static_cast<ptrdiff_t>(group_begin - row_begin) * dst_stride;
     if (split_rows != nullptr) {
