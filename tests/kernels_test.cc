@@ -21,7 +21,7 @@
 #include "engine/dtype.h"
 #include "hwy/highway.h"
 #include "hwy/targets.h"
-#include "kernels/line_prefetch.h"
+#include "kernels/source_prefetch.h"
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
 #include "support/random_axis.h"

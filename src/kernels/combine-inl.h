@@ -14,7 +14,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/dtype_vectors-inl.h"
-#include "kernels/line_prefetch.h"
+#include "kernels/source_prefetch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
@@ -236,23 +236,10 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
 // Mul(w0, x0) then MulAdd over k in order, the bits of the loop below. That case ran in 0.78-0.82
 // of its former time, 4x downscales (16-17 taps) in 0.90-0.98 (bench/RESULTS.md); with fewer
 // taps the old loop keeps up and the form's partial sums cost 3-8 % (2x, 3x and 6x AA downscales
-// of 1024-1536-wide rows: 9-13 taps), as does a run within L1, hence the two thresholds.
+// of 1024-1536-wide rows: 9-13 taps), as does a run within L1, hence the two thresholds of
+// UseManyTapForm (source_prefetch.h).
 inline constexpr size_t kTapsPerPass = 4;
-inline constexpr size_t kManyTaps = 16;
-inline constexpr size_t kManyTapsMinSpanBytes = 16 * 1024;
 inline constexpr size_t kStripFloats = 1024;  // 4 KiB of partial sums, in L1 between sweeps
-
-// Whether Combine takes the many-tap form for a run of `count` rows of `element_bytes` elements,
-// `src_stride` elements apart: count * |src_stride| * element_bytes >= kManyTapsMinSpanBytes,
-// compared by a division, since a view's stride may be any ptrdiff_t (the API fuzzer passed
-// 2^62) and the product would overflow.
-HWY_INLINE bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_bytes) {
-  if (count < kManyTaps) return false;
-  const size_t stride = src_stride < 0 ? size_t{0} - static_cast<size_t>(src_stride)
-                                       : static_cast<size_t>(src_stride);
-  const size_t run_element_bytes = count * element_bytes;
-  return stride >= (kManyTapsMinSpanBytes + run_element_bytes - 1) / run_element_bytes;
-}
 
 // The many-tap form over whole blocks of 4 * lanes columns from column 0; returns the columns
 // done (Combine's loops finish the rest, in the same operations). Not inlined: a call is a whole

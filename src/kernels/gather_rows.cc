@@ -27,7 +27,7 @@
 #include "hwy/highway.h"
 #include "kernels/combine-inl.h"
 #include "kernels/kernels.h"
-#include "kernels/line_prefetch.h"
+#include "kernels/source_prefetch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
@@ -780,100 +780,6 @@ CombineRowFunction SelectCombineRow(DType dtype, int phases) {
   if (phases == 4) return SelectCombineRowForPhases<4>(dtype);
   return SelectCombineRowForPhases<1>(dtype);
 }
-
-// Software prefetch of the source rows about kPrefetchBytes ahead of the H pass, a row at a
-// time. Planar rows are short (a few hundred bytes), so the H pass reads several rows at once
-// within a small window, a pattern the hardware prefetchers follow poorly: a plain H pass over
-// 128-column planes streamed at about 12 GB/s on one core of the development VM, and at
-// 16-19 GB/s with rows prefetched 2-8 KiB ahead. Issuing a whole row group's rows at once
-// instead gained nothing (the miss queues overflow), and in the library 1, 2 and 4 KiB ahead
-// measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md). A downscale
-// reads several new rows per result row (4 for 4x), so the distance adds the rows one result
-// row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
-// unfetched, and ran 20 % slower.
-//
-// Where the H pass takes Combine's many-tap form (`spreads`), the rows are queued instead
-// (LinePrefetchQueue) and that form issues them a few lines per column block.
-class SourcePrefetcher {
- public:
-  SourcePrefetcher(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
-                   ptrdiff_t src_stride, size_t element_bytes, int64_t src_row0,
-                   size_t row_elements, bool spreads)
-      : src_(static_cast<const char*>(src)),
-        row_bytes_(src_stride * static_cast<ptrdiff_t>(element_bytes)),
-        src_row0_(src_row0),
-        row_span_(row_elements * element_bytes),
-        queue_(row_bytes_, row_span_) {
-    // The band's first and last source rows (nothing past the last is touched), the rows a
-    // result row advances by on average, and whether any result row takes the many-tap form.
-    int64_t first_row = -1;
-    size_t first_i = row_begin, last_i = row_begin;
-    bool many_taps = false;
-    for (size_t i = row_begin; i < row_end; ++i) {
-      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-      if (count == 0) continue;
-      if (first_row < 0) {
-        first_row = runs.first[i];
-        first_i = i;
-      }
-      last_row_ = runs.first[i] + count - 1;
-      last_i = i;
-      many_taps =
-          many_taps || UseManyTapForm(static_cast<size_t>(count), src_stride, element_bytes);
-    }
-    const int64_t advance =
-        last_i > first_i
-            ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
-                  static_cast<int64_t>(last_i - first_i)
-            : 0;
-    // At most kMaxPrefetchBytes ahead when issued at once: prefetches land in L1, and 36 KiB
-    // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
-    const auto row_span = static_cast<int64_t>(row_span_);
-    if (row_span > 0) {
-      rows_ahead_ = std::min((static_cast<int64_t>(kPrefetchBytes) + row_span - 1) / row_span +
-                                 std::max<int64_t>(advance, 0),
-                             std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
-    }
-    spread_ = spreads && many_taps;
-    // Spread, they may look a whole result row's advance and one row more ahead, past
-    // kMaxPrefetchBytes: that limit is for prefetches issued at once, which evict the rows in use
-    // from L1, where spread ones arrive as the row's sweeps move on.
-    if (spread_) rows_ahead_ = std::max(rows_ahead_, advance + 1);
-  }
-
-  // Called before the H pass reads source rows up to `row`: prefetches the rows ahead of it, or,
-  // where the H pass spreads them, queues them and returns the queue to pass to Combine.
-  LinePrefetchQueue* Ahead(int64_t row) {
-    const int64_t target = std::min(last_row_, row + rows_ahead_);
-    const int64_t first = std::max(done_ + 1, row + 1);
-    done_ = std::max(done_, target);
-    if (spread_) {
-      if (first <= target) {
-        queue_.Append(src_ + (first - src_row0_) * row_bytes_,
-                      static_cast<size_t>(target - first + 1));
-      }
-      return &queue_;
-    }
-    for (int64_t r = first; r <= target; ++r) {
-      const char* p = src_ + (r - src_row0_) * row_bytes_;
-      for (size_t b = 0; b < row_span_; b += LinePrefetchQueue::kLineBytes) hwy::Prefetch(p + b);
-    }
-    return nullptr;
-  }
-
- private:
-  static constexpr size_t kPrefetchBytes = 2048;
-  static constexpr int64_t kMaxPrefetchBytes = 8192;
-  const char* src_;
-  const ptrdiff_t row_bytes_;
-  const int64_t src_row0_;
-  const size_t row_span_;
-  LinePrefetchQueue queue_;
-  int64_t rows_ahead_ = 0;
-  int64_t last_row_ = -1;
-  int64_t done_ = -1;
-  bool spread_ = false;
-};
 
 void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
                                const void* src, ptrdiff_t src_stride, int64_t src_row0,

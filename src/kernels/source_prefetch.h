@@ -1,0 +1,195 @@
+// Software prefetch of the source rows an H pass reads next: which rows, how far ahead, and
+// whether they are issued at once or spread over the H pass's column blocks. Target-independent.
+#ifndef ACLNN_UPSAMPLE_KERNELS_SOURCE_PREFETCH_H_
+#define ACLNN_UPSAMPLE_KERNELS_SOURCE_PREFETCH_H_
+
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+
+#include "hwy/cache_control.h"
+#include "kernels/kernels.h"
+
+namespace aclnn_upsample {
+namespace kernels {
+
+// Combine's many-tap form (combine-inl.h) takes runs of at least kManyTaps rows spanning at
+// least kManyTapsMinSpanBytes.
+inline constexpr size_t kManyTaps = 16;
+inline constexpr size_t kManyTapsMinSpanBytes = 16 * 1024;
+
+// Whether Combine takes the many-tap form for a run of `count` rows of `element_bytes` elements,
+// `src_stride` elements apart: count * |src_stride| * element_bytes >= kManyTapsMinSpanBytes,
+// compared by a division, since a view's stride may be any ptrdiff_t (the API fuzzer passed
+// 2^62) and the product would overflow.
+inline bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_bytes) {
+  if (count < kManyTaps) return false;
+  const size_t stride = src_stride < 0 ? size_t{0} - static_cast<size_t>(src_stride)
+                                       : static_cast<size_t>(src_stride);
+  const size_t run_element_bytes = count * element_bytes;
+  return stride >= (kManyTapsMinSpanBytes + run_element_bytes - 1) / run_element_bytes;
+}
+
+// A queue of consecutive source rows (each `span` bytes used, `stride` bytes apart) whose lines
+// are still to be prefetched. A result row of a downscale begins several new source rows (4 for
+// 4x), and prefetching all their lines when the row begins stalled the core on the full miss
+// queues: on the Zen 3 VM a 512 -> 128 bicubic AA forward had 16 % of its samples on that loop,
+// with the memory idle while the row's arithmetic ran. Issued a few lines per column block,
+// across the row's arithmetic, the same lines arrive in the same time with the core running.
+class LinePrefetchQueue {
+ public:
+  static constexpr size_t kLineBytes = 64;
+
+  LinePrefetchQueue(ptrdiff_t stride, size_t span) : stride_(stride), span_(span) {}
+
+  // Queues `rows` rows from `row`, which continues the queued rows (if any).
+  void Append(const char* row, size_t rows) {
+    if (rows == 0) return;
+    if (rows_ == 0) {
+      next_row_ = row;
+      offset_ = 0;
+    }
+    assert(rows_ == 0 || row == next_row_ + static_cast<ptrdiff_t>(rows_) * stride_);
+    rows_ += rows;
+  }
+
+  size_t PendingLines() const {
+    const size_t lines_per_row = (span_ + kLineBytes - 1) / kLineBytes;
+    return rows_ * lines_per_row - offset_ / kLineBytes;
+  }
+
+  // How many lines to issue per block for the queue to empty over `blocks` blocks.
+  size_t QuotaFor(size_t blocks) const {
+    const size_t pending = PendingLines();
+    return blocks == 0 ? pending : (pending + blocks - 1) / blocks;
+  }
+
+  // Prefetches the next `lines` queued lines (fewer if fewer are queued).
+  void Issue(size_t lines) {
+    for (; lines > 0 && rows_ > 0; --lines) {
+      hwy::Prefetch(next_row_ + offset_);
+      offset_ += kLineBytes;
+      if (offset_ >= span_) {
+        offset_ = 0;
+        next_row_ += stride_;
+        --rows_;
+      }
+    }
+  }
+
+  // The next line Issue prefetches, or null when none is queued.
+  const char* NextLine() const { return rows_ > 0 ? next_row_ + offset_ : nullptr; }
+
+  void IssueAll() {
+    for (; rows_ > 0; --rows_, next_row_ += stride_, offset_ = 0) {
+      for (size_t b = offset_; b < span_; b += kLineBytes) hwy::Prefetch(next_row_ + b);
+    }
+  }
+
+ private:
+  const ptrdiff_t stride_;
+  const size_t span_;
+  const char* next_row_ = nullptr;
+  size_t rows_ = 0;
+  size_t offset_ = 0;  // bytes of next_row_ already issued
+};
+
+// Software prefetch of the source rows about kPrefetchBytes ahead of the H pass, a row at a
+// time. Planar rows are short (a few hundred bytes), so the H pass reads several rows at once
+// within a small window, a pattern the hardware prefetchers follow poorly: a plain H pass over
+// 128-column planes streamed at about 12 GB/s on one core of the development VM, and at
+// 16-19 GB/s with rows prefetched 2-8 KiB ahead. Issuing a whole row group's rows at once
+// instead gained nothing (the miss queues overflow), and in the library 1, 2 and 4 KiB ahead
+// measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md). A downscale
+// reads several new rows per result row (4 for 4x), so the distance adds the rows one result
+// row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
+// unfetched, and ran 20 % slower.
+//
+// Where the H pass takes Combine's many-tap form (and `may_spread`), the rows are queued instead
+// (LinePrefetchQueue) and that form issues them a few lines per column block.
+class SourcePrefetcher {
+ public:
+  SourcePrefetcher(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
+                   ptrdiff_t src_stride, size_t element_bytes, int64_t src_row0,
+                   size_t row_elements, bool may_spread)
+      : src_(static_cast<const char*>(src)),
+        row_bytes_(src_stride * static_cast<ptrdiff_t>(element_bytes)),
+        src_row0_(src_row0),
+        row_span_(row_elements * element_bytes),
+        queue_(row_bytes_, row_span_) {
+    // The band's first and last source rows (nothing past the last is touched), the rows a
+    // result row advances by on average, and whether any result row takes the many-tap form.
+    int64_t first_row = -1;
+    size_t first_i = row_begin, last_i = row_begin;
+    bool many_taps = false;
+    for (size_t i = row_begin; i < row_end; ++i) {
+      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+      if (count == 0) continue;
+      if (first_row < 0) {
+        first_row = runs.first[i];
+        first_i = i;
+      }
+      last_row_ = runs.first[i] + count - 1;
+      last_i = i;
+      many_taps =
+          many_taps || UseManyTapForm(static_cast<size_t>(count), src_stride, element_bytes);
+    }
+    const int64_t advance =
+        last_i > first_i
+            ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
+                  static_cast<int64_t>(last_i - first_i)
+            : 0;
+    // At most kMaxPrefetchBytes ahead when issued at once: prefetches land in L1, and 36 KiB
+    // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
+    const auto row_span = static_cast<int64_t>(row_span_);
+    if (row_span > 0) {
+      rows_ahead_ = std::min((static_cast<int64_t>(kPrefetchBytes) + row_span - 1) / row_span +
+                                 std::max<int64_t>(advance, 0),
+                             std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
+    }
+    spread_ = may_spread && many_taps;
+    // Spread, they may look a whole result row's advance and one row more ahead, past
+    // kMaxPrefetchBytes: that limit is for prefetches issued at once, which evict the rows in use
+    // from L1, where spread ones arrive as the row's sweeps move on.
+    if (spread_) rows_ahead_ = std::max(rows_ahead_, advance + 1);
+  }
+
+  // Called before the H pass reads source rows up to `row`: prefetches the rows ahead of it, or,
+  // where the H pass spreads them, queues them and returns the queue to pass to Combine.
+  LinePrefetchQueue* Ahead(int64_t row) {
+    const int64_t target = std::min(last_row_, row + rows_ahead_);
+    const int64_t first = std::max(done_ + 1, row + 1);
+    done_ = std::max(done_, target);
+    if (spread_) {
+      if (first <= target) {
+        queue_.Append(src_ + (first - src_row0_) * row_bytes_,
+                      static_cast<size_t>(target - first + 1));
+      }
+      return &queue_;
+    }
+    for (int64_t r = first; r <= target; ++r) {
+      const char* p = src_ + (r - src_row0_) * row_bytes_;
+      for (size_t b = 0; b < row_span_; b += LinePrefetchQueue::kLineBytes) hwy::Prefetch(p + b);
+    }
+    return nullptr;
+  }
+
+ private:
+  static constexpr size_t kPrefetchBytes = 2048;
+  static constexpr int64_t kMaxPrefetchBytes = 8192;
+  const char* src_;
+  const ptrdiff_t row_bytes_;
+  const int64_t src_row0_;
+  const size_t row_span_;
+  LinePrefetchQueue queue_;
+  int64_t rows_ahead_ = 0;
+  int64_t last_row_ = -1;
+  int64_t done_ = -1;
+  bool spread_ = false;
+};
+
+}  // namespace kernels
+}  // namespace aclnn_upsample
+
+#endif  // ACLNN_UPSAMPLE_KERNELS_SOURCE_PREFETCH_H_
