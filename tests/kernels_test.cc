@@ -1096,12 +1096,16 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   }
   if (lanes > 1) EXPECT_GT(blocked_cases, 0);
   // Runs of 29-32 rows, far enough apart for Combine's many-tap form (the H pass of an 8x
-  // upscale's gradient, rows of 303 elements): that form issues the queued prefetches between
-  // its column blocks, and the two passes it is checked against prefetch nothing.
+  // upscale's gradient, rows of 303 elements): the queued prefetches are issued between column
+  // blocks, and the two passes it is checked against prefetch nothing.
   for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
     FusedCase c;
     c.width = Transpose(BuildBilinearAxis(AxisSpec{150, 300, false, 0.0}));
     c.height = Transpose(BuildBicubicAAAxis(AxisSpec{8, 64, false, 0.0}));
+    // A W pass of stride 2: H-pass rows split by phase, in bfloat16 by that form's own loop.
+    c.uniform = FindUniformInterior(c.width, MinUniformInteriorLength(lanes),
+                                    kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+    if (lanes > 1) ASSERT_EQ(c.uniform.stride, 2);
     int32_t most_taps = 0;
     for (int64_t i = 0; i < c.height.result_size; ++i) {
       most_taps = std::max(most_taps, c.height.count(i));

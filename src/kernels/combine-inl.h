@@ -172,7 +172,8 @@ struct RoundingSink {
 template <int kPhases>
 HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
                                         const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
-                                        const float* HWY_RESTRICT weights, size_t count) {
+                                        const float* HWY_RESTRICT weights, size_t count,
+                                        LinePrefetchQueue* prefetch) {
   size_t j = 0;
 #if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<float> d;
@@ -186,7 +187,9 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
     even = hn::BitCast(d, hn::ShiftLeft<16>(pairs));
     odd = hn::BitCast(d, hn::And(pairs, upper_half));
   };
+  const size_t quota = prefetch != nullptr ? prefetch->QuotaFor(n / (4 * lanes)) : 0;
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
+    if (prefetch != nullptr) prefetch->Issue(quota);
     const uint16_t* row = src + j;
     V even0, odd0, even1, odd1;
     split(row, even0, odd0);
@@ -221,7 +224,7 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
     }
   }
 #else
-  (void)sink, (void)n, (void)src, (void)src_stride, (void)weights, (void)count;
+  (void)sink, (void)n, (void)src, (void)src_stride, (void)weights, (void)count, (void)prefetch;
 #endif
   return j;
 }
@@ -316,8 +319,9 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
 }
 
 // sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
-// k order; count == 0 gives zeros. `prefetch`, if given, is issued by the many-tap form between
-// its column blocks, and only by it: rows that take another form leave it queued. Source rows of
+// k order; count == 0 gives zeros. `prefetch`, if given, is issued between the column blocks of
+// runs that take the many-tap form (by that form, or by the bfloat16 form for rows split by
+// phase); runs that do not leave it queued. Source rows of
 // any dtype are converted in registers (exactly), so 16-bit gradients need no float copy in scratch
 // first.
 template <DType kType, class Sink>
@@ -335,7 +339,9 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
   size_t j = 0;
   if constexpr (kType == DType::kBFloat16 &&
                 (std::is_same_v<Sink, RowSink<2>> || std::is_same_v<Sink, RowSink<4>>)) {
-    j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count);
+    j = CombineBFloat16Phases(
+        sink, n, src, src_stride, weights, count,
+        UseManyTapForm(count, src_stride, sizeof(Storage)) ? prefetch : nullptr);
   }
   if (j == 0 && UseManyTapForm(count, src_stride, sizeof(Storage))) {
     j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);

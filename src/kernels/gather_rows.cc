@@ -792,10 +792,8 @@ void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row
   const CombineRowFunction combine = SelectCombineRow(dtype, phases);
   const size_t row_floats = GroupRowFloats(n);
   const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(DTypeSize(dtype));
-  // Combine's bfloat16 form for rows split by phase comes before the many-tap form, and does
-  // not spread prefetches.
   SourcePrefetcher prefetcher(runs, row_begin, row_end, src, src_stride, DTypeSize(dtype), src_row0,
-                              n, !(dtype == DType::kBFloat16 && phases > 1));
+                              n);
   for (size_t group_begin = row_begin; group_begin < row_end; group_begin += kRowGroup) {
     const size_t group = std::min(kRowGroup, row_end - group_begin);
     for (size_t r = 0; r < group; ++r) {

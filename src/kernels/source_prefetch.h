@@ -106,13 +106,14 @@ class LinePrefetchQueue {
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
 // unfetched, and ran 20 % slower.
 //
-// Where the H pass takes Combine's many-tap form (and `may_spread`), the rows are queued instead
-// (LinePrefetchQueue) and that form issues them a few lines per column block.
+// Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
+// and that form (or the bfloat16 form for rows split by phase, given as many taps) issues them a
+// few lines per column block.
 class SourcePrefetcher {
  public:
   SourcePrefetcher(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
                    ptrdiff_t src_stride, size_t element_bytes, int64_t src_row0,
-                   size_t row_elements, bool may_spread)
+                   size_t row_elements)
       : src_(static_cast<const char*>(src)),
         row_bytes_(src_stride * static_cast<ptrdiff_t>(element_bytes)),
         src_row0_(src_row0),
@@ -148,7 +149,7 @@ class SourcePrefetcher {
                                  std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
     }
-    spread_ = may_spread && many_taps;
+    spread_ = many_taps;
     // Spread, they may look a whole result row's advance and one row more ahead, past
     // kMaxPrefetchBytes: that limit is for prefetches issued at once, which evict the rows in use
     // from L1, where spread ones arrive as the row's sweeps move on.
