@@ -856,6 +856,39 @@ TEST(LinePrefetchQueue, IssuesEveryLineOfEachQueuedRowOnce) {
   EXPECT_EQ(queue.NextLine(), nullptr);
 }
 
+// The prefetcher queues the rows after each run's last, up to its distance, for the many-tap
+// form to spread; a run that jumps past the queued rows drops them (the API fuzzer found the
+// queue appending rows that did not continue it), and runs of few taps are prefetched at once.
+TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
+  constexpr ptrdiff_t kStride = 256;  // floats: 16 runs of 16 taps span 16 KiB
+  constexpr size_t kLinesPerRow = kStride * sizeof(float) / kernels::LinePrefetchQueue::kLineBytes;
+  std::vector<char> source(1017 * kStride * sizeof(float));
+  const auto row_at = [&](size_t row) { return source.data() + row * kStride * sizeof(float); };
+  std::vector<float> weights(48, 1.0f / 16);
+  const std::vector<int32_t> first = {0, 1000, 1001};
+  const std::vector<int32_t> weight_offset = {0, 16, 32, 48};
+  const kernels::RowRuns runs{first.data(), weight_offset.data(), weights.data()};
+  kernels::SourcePrefetcher prefetcher(runs, 0, 3, source.data(), kStride, sizeof(float), 0,
+                                       kStride);
+  // The distance is a result row's advance (501 rows on average) and one more.
+  kernels::LinePrefetchQueue* queue = prefetcher.Ahead(15);
+  ASSERT_NE(queue, nullptr);
+  EXPECT_EQ(queue->NextLine(), row_at(16));
+  EXPECT_EQ(queue->PendingLines(), (517 - 16 + 1) * kLinesPerRow);
+  queue = prefetcher.Ahead(1015);  // rows 16-517 still queued: dropped
+  ASSERT_NE(queue, nullptr);
+  EXPECT_EQ(queue->NextLine(), row_at(1016));
+  EXPECT_EQ(queue->PendingLines(), kLinesPerRow);
+  queue = prefetcher.Ahead(1016);  // nothing left before the band's last row
+  EXPECT_EQ(queue->PendingLines(), kLinesPerRow);
+
+  const std::vector<int32_t> few_taps_offset = {0, 4, 8, 12};
+  const kernels::RowRuns few_taps{first.data(), few_taps_offset.data(), weights.data()};
+  kernels::SourcePrefetcher at_once(few_taps, 0, 3, source.data(), kStride, sizeof(float), 0,
+                                    kStride);
+  EXPECT_EQ(at_once.Ahead(3), nullptr);
+}
+
 TEST(PeriodicInterior, FoundForSevenEighthsWithAPatternPerStart) {
   for (bool bicubic : {false, true}) {
     const AxisSpec spec{256, 224, false, 0.0};

@@ -44,6 +44,12 @@ class LinePrefetchQueue {
 
   LinePrefetchQueue(ptrdiff_t stride, size_t span) : stride_(stride), span_(span) {}
 
+  // Drops the queued rows.
+  void Clear() {
+    rows_ = 0;
+    offset_ = 0;
+  }
+
   // Queues `rows` rows from `row`, which continues the queued rows (if any).
   void Append(const char* row, size_t rows) {
     if (rows == 0) return;
@@ -162,8 +168,12 @@ class SourcePrefetcher {
   LinePrefetchQueue* Ahead(int64_t row) {
     const int64_t target = std::min(last_row_, row + rows_ahead_);
     const int64_t first = std::max(done_ + 1, row + 1);
+    // A run that reaches past the rows prefetched so far (a jump longer than the distance) reads
+    // the rows still queued now: they are dropped, and the queue starts again after the run.
+    const bool past_queued = first > done_ + 1;
     done_ = std::max(done_, target);
     if (spread_) {
+      if (past_queued) queue_.Clear();
       if (first <= target) {
         queue_.Append(src_ + (first - src_row0_) * row_bytes_,
                       static_cast<size_t>(target - first + 1));
