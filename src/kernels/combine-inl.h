@@ -335,14 +335,14 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
     for (size_t j = 0; j < n; ++j) sink.StoreScalar(j, 0.0f);
     return;
   }
+  const bool many_taps = UseManyTapForm(count, src_stride, sizeof(Storage));
   size_t j = 0;
   if constexpr (kType == DType::kBFloat16 &&
                 (std::is_same_v<Sink, RowSink<2>> || std::is_same_v<Sink, RowSink<4>>)) {
-    j = CombineBFloat16Phases(
-        sink, n, src, src_stride, weights, count,
-        UseManyTapForm(count, src_stride, sizeof(Storage)) ? prefetch : nullptr);
+    j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count,
+                              many_taps ? prefetch : nullptr);
   }
-  if (j == 0 && UseManyTapForm(count, src_stride, sizeof(Storage))) {
+  if (j == 0 && many_taps) {
     j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);
   }
   // Four independent accumulators hide the FMA latency.

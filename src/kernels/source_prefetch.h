@@ -124,13 +124,11 @@ class SourcePrefetcher {
       : src_(static_cast<const char*>(src)),
         row_bytes_(src_stride * static_cast<ptrdiff_t>(element_bytes)),
         src_row0_(src_row0),
-        row_span_(row_elements * element_bytes),
-        queue_(row_bytes_, row_span_) {
+        queue_(row_bytes_, row_elements * element_bytes) {
     // The band's first and last source rows (nothing past the last is touched), the rows a
     // result row advances by on average, and whether any result row takes the many-tap form.
     int64_t first_row = -1;
     size_t first_i = row_begin, last_i = row_begin;
-    bool many_taps = false;
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
       if (count == 0) continue;
@@ -140,8 +138,7 @@ class SourcePrefetcher {
       }
       last_row_ = runs.first[i] + count - 1;
       last_i = i;
-      many_taps =
-          many_taps || UseManyTapForm(static_cast<size_t>(count), src_stride, element_bytes);
+      spread_ = spread_ || UseManyTapForm(static_cast<size_t>(count), src_stride, element_bytes);
     }
     const int64_t advance =
         last_i > first_i
@@ -150,13 +147,12 @@ class SourcePrefetcher {
             : 0;
     // At most kMaxPrefetchBytes ahead when issued at once: prefetches land in L1, and 36 KiB
     // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
-    const auto row_span = static_cast<int64_t>(row_span_);
+    const auto row_span = static_cast<int64_t>(row_elements * element_bytes);
     if (row_span > 0) {
       rows_ahead_ = std::min((static_cast<int64_t>(kPrefetchBytes) + row_span - 1) / row_span +
                                  std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
     }
-    spread_ = many_taps;
     // Spread, they may look a whole result row's advance and one row more ahead, past
     // kMaxPrefetchBytes: that limit is for prefetches issued at once, which evict the rows in use
     // from L1, where spread ones arrive as the row's sweeps move on.
@@ -172,18 +168,13 @@ class SourcePrefetcher {
     // the rows still queued now: they are dropped, and the queue starts again after the run.
     const bool past_queued = first > done_ + 1;
     done_ = std::max(done_, target);
-    if (spread_) {
-      if (past_queued) queue_.Clear();
-      if (first <= target) {
-        queue_.Append(src_ + (first - src_row0_) * row_bytes_,
-                      static_cast<size_t>(target - first + 1));
-      }
-      return &queue_;
+    if (past_queued) queue_.Clear();
+    if (first <= target) {
+      queue_.Append(src_ + (first - src_row0_) * row_bytes_,
+                    static_cast<size_t>(target - first + 1));
     }
-    for (int64_t r = first; r <= target; ++r) {
-      const char* p = src_ + (r - src_row0_) * row_bytes_;
-      for (size_t b = 0; b < row_span_; b += LinePrefetchQueue::kLineBytes) hwy::Prefetch(p + b);
-    }
+    if (spread_) return &queue_;
+    queue_.IssueAll();
     return nullptr;
   }
 
@@ -193,12 +184,11 @@ class SourcePrefetcher {
   const char* src_;
   const ptrdiff_t row_bytes_;
   const int64_t src_row0_;
-  const size_t row_span_;
   LinePrefetchQueue queue_;
   int64_t rows_ahead_ = 0;
   int64_t last_row_ = -1;
   int64_t done_ = -1;
-  bool spread_ = false;
+  bool spread_ = false;  // whether any run of the band takes the many-tap form
 };
 
 }  // namespace kernels
