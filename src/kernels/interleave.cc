@@ -414,7 +414,20 @@ void PlanesToPixelsOf(const void* src, ptrdiff_t plane_stride, size_t planes, si
     v3 = LoadAs<kType>(d, plane[q + 3] + j);
     TransposeBlocks4x4(d, v0, v1, v2, v3);
   };
+  // Up to 16 source planes are read at once, a vector each: as for PixelsToPlanes' stores, the
+  // hardware prefetchers follow them poorly. Asking for each distinct plane's line two lines
+  // ahead, once per line, made the 4096-plane 14x14 and 28x28 cases (38-45) 5-10 % faster
+  // (in-process A/B, 2 threads, AVX2); one line ahead gained less, three and more less again.
+  // Planes of 64 x 64 (case 2), which read at the memory's read rate already, were unchanged.
+  constexpr size_t kLineElements = 64 / sizeof(Storage);
+  constexpr size_t kLoadPrefetchElements = 2 * kLineElements;
+  const size_t distinct_planes = planes < kPlaneGroup ? planes : kPlaneGroup;
   for (; j + lanes <= n; j += lanes) {
+    if (j % kLineElements < lanes) {
+      for (size_t p = 0; p < distinct_planes; ++p) {
+        __builtin_prefetch(plane[p] + j + kLoadPrefetchElements, /*rw=*/0, /*locality=*/3);
+      }
+    }
     float* const pixels = dst + j * kPlaneGroup;
     // Named vectors: arrays of vectors are not portable to SVE.
     V a0, a1, a2, a3, b0, b1, b2, b3;
