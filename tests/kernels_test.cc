@@ -1150,9 +1150,15 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
 
 // Streamed stores give the cached stores' bits wherever they are taken: aligned whole-vector
 // pixels (streamed), a misaligned row and channel counts that are not whole vectors (cached).
+// Pixels of one to four vectors that are not whole vectors end in a vector overlapping the one
+// before it, so pixels also lie apart, with gaps that must stay untouched; the channel counts
+// include three whole vectors, the widest that form streams, and one below four.
 TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   const RandomAxis axis = MakeRandomAxis(19, 41, 12);
-  for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+  constexpr float kUntouched = 555.0f;
+  std::vector<int64_t> lengths = LengthsAroundVectors(TargetLanes());
+  lengths.push_back(3 * TargetLanes());
+  for (const int64_t length : lengths) {
     const auto channels = static_cast<size_t>(length);
     const ptrdiff_t src_stride = static_cast<ptrdiff_t>(channels) + 2;
     const std::vector<float> src = Random(41 * src_stride, 13);
@@ -1160,23 +1166,32 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
     for (const kernels::ResultStores stores :
          {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
       for (size_t misalign : {0, 1}) {
-        // 64-byte aligned storage, so `misalign` alone decides the row's alignment.
-        std::vector<float> storage(19 * channels + 16 + misalign);
-        float* dst = storage.data() +
-                     (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
-        kernels::GatherPixels(axis.View(false), channels, src.data(), src_stride, dst,
-                              static_cast<ptrdiff_t>(channels), stores);
-        kernels::FlushStreamedStores();
-        for (int64_t i = 0; i < 19; ++i) {
-          const int32_t count = axis.exact.count(i);
-          kernels::CombineRows(expected.data(), channels,
-                               src.data() + (count > 0 ? axis.exact.first[i] : 0) * src_stride,
-                               src_stride, axis.exact.weights.data() + axis.exact.weight_offset[i],
-                               count);
-          for (size_t ch = 0; ch < channels; ++ch) {
-            ASSERT_EQ(FloatBits(dst[i * channels + ch]), FloatBits(expected[ch]))
-                << "pixel " << i << " channel " << ch << " of " << channels << " misalign "
-                << misalign << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+        // Back to back, and a vector apart (still aligned, so streamed where whole vectors).
+        for (const size_t gap : {size_t{0}, static_cast<size_t>(TargetLanes())}) {
+          const size_t pixel_stride = channels + gap;
+          // 64-byte aligned storage, so `misalign` alone decides the row's alignment.
+          std::vector<float> storage(19 * pixel_stride + 16 + misalign, kUntouched);
+          float* dst = storage.data() +
+                       (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 + misalign;
+          kernels::GatherPixels(axis.View(false), channels, src.data(), src_stride, dst,
+                                static_cast<ptrdiff_t>(pixel_stride), stores);
+          kernels::FlushStreamedStores();
+          const std::string where = " of " + std::to_string(channels) + " misalign " +
+                                    std::to_string(misalign) + " gap " + std::to_string(gap) +
+                                    (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+          for (int64_t i = 0; i < 19; ++i) {
+            const int32_t count = axis.exact.count(i);
+            kernels::CombineRows(expected.data(), channels,
+                                 src.data() + (count > 0 ? axis.exact.first[i] : 0) * src_stride,
+                                 src_stride,
+                                 axis.exact.weights.data() + axis.exact.weight_offset[i], count);
+            for (size_t ch = 0; ch < channels; ++ch) {
+              ASSERT_EQ(FloatBits(dst[i * pixel_stride + ch]), FloatBits(expected[ch]))
+                  << "pixel " << i << " channel " << ch << where;
+            }
+            for (size_t g = channels; g < pixel_stride; ++g) {
+              ASSERT_EQ(dst[i * pixel_stride + g], kUntouched) << "pixel " << i << " gap" << where;
+            }
           }
         }
       }
