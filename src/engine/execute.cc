@@ -758,9 +758,9 @@ void Execute(const Plan& plan, void* workspace) {
         RunCopyTask(plan, task);
         break;
     }
-    // Streamed result stores are ordered before the pool hands the task's end to the caller.
-    if (plan.schedule.stream_result) kernels::FlushStreamedStores();
   };
+  // ParallelFor orders each thread's streamed result stores before handing its tasks' end to the
+  // caller.
   ParallelFor(plan.schedule.num_tasks, plan.schedule.num_slots, run);
 }
 

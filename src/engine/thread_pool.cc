@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/thread_control.h"
+#include "kernels/kernels.h"
 
 namespace aclnn_upsample {
 namespace {
@@ -41,6 +42,11 @@ struct Job {
       for (int64_t task = begin; task < begin + run; ++task) (*run_task)(task, slot);
       begin = next_task.load(std::memory_order_relaxed);
     }
+    // Once per participant, not per task: each flush waits for the streamed lines still in
+    // flight. Flushed after every task, a 4096-plane forward (case 16, a plane a task) had 7 % of
+    // its samples at the next task's start, and runs in 0.90-1.00 of the time (median 0.93,
+    // AVX2) with one flush per participant.
+    kernels::FlushStreamedStores();
   }
 };
 
@@ -105,6 +111,7 @@ void ParallelFor(int64_t num_tasks, int num_threads, const TaskFunction& run_tas
   if (num_tasks <= 0) return;
   if (num_threads <= 1 || num_tasks == 1) {
     for (int64_t task = 0; task < num_tasks; ++task) run_task(task, 0);
+    kernels::FlushStreamedStores();
     return;
   }
   Job job;

@@ -5,7 +5,9 @@
 // caller is slot 0), which indexes its private scratch. Which thread runs which task is not
 // fixed, so callers make every task's result independent of that: determinism comes from the
 // tasks, not from the schedule. Several application threads may call ParallelFor at once; a
-// call that finds no free worker simply runs its tasks itself.
+// call that finds no free worker simply runs its tasks itself. Tasks may store with streaming
+// (non-temporal) stores: each participant flushes them (kernels::FlushStreamedStores) after its
+// last task, before the call hands its tasks' end to the caller.
 #ifndef ACLNN_UPSAMPLE_ENGINE_THREAD_POOL_H_
 #define ACLNN_UPSAMPLE_ENGINE_THREAD_POOL_H_
 
