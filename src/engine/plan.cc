@@ -18,8 +18,7 @@ namespace {
 constexpr size_t kTileBudgetBytes = 256 * 1024;
 // Tasks per thread, so that unequal tasks still balance.
 constexpr int64_t kTasksPerThread = 4;
-// The cache line of every x86 and Arm server core this runs on.
-constexpr int64_t kCacheLineBytes = 64;
+constexpr auto kCacheLineBytes = static_cast<int64_t>(kernels::kCacheLineBytes);
 // Channels-last pays once a C-vector fills at least one AVX2 register.
 constexpr int64_t kMinChannelsLastChannels = 8;
 constexpr int64_t kMaxChannelBlock = 512;

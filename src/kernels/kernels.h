@@ -30,8 +30,13 @@ namespace kernels {
 // is handed to another thread, call FlushStreamedStores.
 enum class ResultStores { kCached, kStreamed };
 
+// The cache line of every x86 and Arm server core this runs on: streamed stores pay where they
+// write whole lines.
+inline constexpr size_t kCacheLineBytes = 64;
+
 // dst[j] = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in k order.
-// count == 0 writes zeros. kStreamed streams the whole vectors when dst is aligned to one.
+// count == 0 writes zeros. kStreamed streams the whole cache lines inside the row (where the
+// row holds one beside pieces of at least a vector at either end) and stores the rest cached.
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count, ResultStores stores = ResultStores::kCached);
 
@@ -152,8 +157,8 @@ struct RowRuns {
 // (i - row_begin) * dst_stride elements) is CombineRows of its run over float rows, source row
 // o at src + (o - src_row0) * src_stride (a row with no run is zeros), 16-bit sums rounded to
 // nearest even in registers: the same bits as CombineRows into floats and StoreFromFloat.
-// kStreamed streams the whole vectors of a row that starts aligned to one (16-bit vectors of at
-// least 128 bits).
+// kStreamed streams float32 rows as CombineRows does, and the whole vectors of a 16-bit row that
+// starts aligned to one (16-bit vectors of at least 128 bits).
 void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, const float* src,
                       ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
                       ptrdiff_t dst_stride, ResultStores stores);
