@@ -54,6 +54,14 @@ struct RowSink {
     for (size_t t = 0; t < valid; ++t) StoreScalar(column + t, buffer[t]);
   }
 
+  // A row's last whole vector, overlapping columns already stored (Combine's tail): natural
+  // order only.
+  template <class D, class V>
+  HWY_INLINE void StoreOverlapping(D d, size_t column, V v) const {
+    static_assert(kPhases == 1, "");
+    hn::StoreU(v, d, dst + column);
+  }
+
   // 4 * lanes columns from `column`, a multiple of 4 * lanes.
   template <class D, class V>
   HWY_INLINE void Store4(D d, size_t column, V a0, V a1, V a2, V a3) const {
@@ -146,6 +154,12 @@ struct RoundingSink {
     HWY_ALIGN float buffer[HWY_MAX_BYTES / sizeof(float)] = {};
     hn::Store(v, d, buffer);
     for (size_t t = 0; t < valid; ++t) StoreScalar(column + t, buffer[t]);
+  }
+
+  // Cached: the overlapping vector need not be aligned.
+  template <class D, class V>
+  HWY_INLINE void StoreOverlapping(D d, size_t column, V v) const {
+    StoreRounded16<kType>(d, v, dst + column, /*stream=*/false);
   }
 
   template <class D, class V>
@@ -323,6 +337,15 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
 // (exactly), so 16-bit gradients need no float copy in scratch first. `prefetch`, if given, is
 // issued between the column blocks of runs that take the many-tap form (by that form, or by the
 // bfloat16 form for rows split by phase); runs that do not leave it queued.
+// The sinks whose rows may end in a vector overlapping the one before it (StoreOverlapping):
+// natural-order rows, float32 or rounded to 16 bits.
+template <class Sink>
+constexpr bool kOverlapsTail = false;
+template <>
+constexpr bool kOverlapsTail<RowSink<1>> = true;
+template <DType kType>
+constexpr bool kOverlapsTail<RoundingSink<kType>> = true;
+
 template <DType kType, class Sink>
 HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT source,
                         ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
@@ -371,16 +394,17 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
       row += src_stride;
       acc = hn::MulAdd(hn::Set(d, weights[k]), LoadAs<kType>(d, row), acc);
     }
-    sink.StorePartial(d, at, acc, lanes);
+    return acc;
   };
-  for (; j + lanes <= n; j += lanes) combine_vector(j);
-  if constexpr (std::is_same_v<Sink, RowSink<1>>) {
+  for (; j + lanes <= n; j += lanes) sink.StorePartial(d, j, combine_vector(j), lanes);
+  if constexpr (kOverlapsTail<Sink>) {
     if (j < n && n >= lanes) {
       // The tail as the row's last whole vector, overlapping the body: its first lanes are
       // recomputed with the same operations, so they store the bits already there. Row after row
       // of C-vectors that are not whole vectors (channels-last images of 9 to 21 channels) went
-      // through the buffer below at 0.6x PyTorch's speed.
-      combine_vector(n - lanes);
+      // through the buffer below at 0.6x PyTorch's speed; 16-bit rows of 127 spent a third of
+      // their H pass waiting on the buffer's loads.
+      sink.StoreOverlapping(d, n - lanes, combine_vector(n - lanes));
       return;
     }
   }
