@@ -17,6 +17,37 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// v to `to`, streamed (non-temporal) if kStream.
+template <bool kStream, class D>
+HWY_INLINE void StorePixelVector(D d, hn::Vec<D> v, float* HWY_RESTRICT to) {
+  if constexpr (kStream) {
+    hn::Stream(v, d, to);
+  } else {
+    hn::StoreU(v, d, to);
+  }
+}
+
+// Calls pixel_run(pixel, x, w, count) for each result pixel of a row: where it goes, its run's
+// first source pixel, weights and tap count. The axis's tables are read through locals: through
+// `axis` the compiler reloaded each pointer after every store, since a float store might have
+// changed them.
+template <class PixelRun>
+HWY_INLINE void ForEachPixelRun(const GatherAxis& axis, const float* HWY_RESTRICT src,
+                                ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
+                                ptrdiff_t dst_pixel_stride, const PixelRun& pixel_run) {
+  const int32_t* HWY_RESTRICT const first = axis.first;
+  const int32_t* HWY_RESTRICT const weight_offset = axis.weight_offset;
+  const float* HWY_RESTRICT const weights = axis.weights;
+  const size_t length = axis.length;
+  int32_t begin = length > 0 ? weight_offset[0] : 0;
+  for (size_t i = 0; i < length; ++i) {
+    const int32_t end = weight_offset[i + 1];
+    pixel_run(dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride, src + first[i] * src_pixel_stride,
+              weights + begin, end - begin);
+    begin = end;
+  }
+}
+
 // Pixels of exactly kVectors whole vectors (plane groups: 16 channels are one AVX-512 vector, two
 // AVX2 ones), with Combine's operations per element but none of its per-row set-up, which cost
 // more than the two FMAs of a bilinear pixel (40 % of a small-plane forward's samples sat in
@@ -30,49 +61,34 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
-    if constexpr (kStream) {
-      hn::Stream(v, d, to);
-    } else {
-      hn::StoreU(v, d, to);
-    }
+    StorePixelVector<kStream>(d, v, to);
   };
-  // The axis's tables in locals: through `axis` the compiler reloaded each pointer after every
-  // store, since a float store might have changed them.
-  const int32_t* HWY_RESTRICT const first = axis.first;
-  const int32_t* HWY_RESTRICT const weight_offset = axis.weight_offset;
-  const float* HWY_RESTRICT const weights = axis.weights;
-  const size_t length = axis.length;
-  int32_t begin = length > 0 ? weight_offset[0] : 0;
-  for (size_t i = 0; i < length; ++i) {
-    const int32_t end = weight_offset[i + 1];
-    const int32_t count = end - begin;
-    float* const pixel = dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
-    const float* const x = src + first[i] * src_pixel_stride;
-    const float* const w = weights + begin;
-    begin = end;
-    if (count == 0) {
-      for (size_t v = 0; v < kVectors; ++v) store(hn::Zero(d), pixel + v * lanes);
-      continue;
-    }
-    const auto w0 = hn::Set(d, w[0]);
-    auto acc0 = hn::Mul(w0, hn::LoadU(d, x));
-    auto acc1 = kVectors > 1 ? hn::Mul(w0, hn::LoadU(d, x + lanes)) : acc0;
-    if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
-      const float* const row = x + src_pixel_stride;
-      const auto w1 = hn::Set(d, w[1]);
-      store(hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
-      if (kVectors > 1) store(hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
-      continue;
-    }
-    for (int32_t k = 1; k < count; ++k) {
-      const float* const row = x + k * src_pixel_stride;
-      const auto wk = hn::Set(d, w[k]);
-      acc0 = hn::MulAdd(wk, hn::LoadU(d, row), acc0);
-      if (kVectors > 1) acc1 = hn::MulAdd(wk, hn::LoadU(d, row + lanes), acc1);
-    }
-    store(acc0, pixel);
-    if (kVectors > 1) store(acc1, pixel + lanes);
-  }
+  ForEachPixelRun(
+      axis, src, src_pixel_stride, dst, dst_pixel_stride,
+      [&](float* pixel, const float* x, const float* w, int32_t count) {
+        if (count == 0) {
+          for (size_t v = 0; v < kVectors; ++v) store(hn::Zero(d), pixel + v * lanes);
+          return;
+        }
+        const auto w0 = hn::Set(d, w[0]);
+        auto acc0 = hn::Mul(w0, hn::LoadU(d, x));
+        auto acc1 = kVectors > 1 ? hn::Mul(w0, hn::LoadU(d, x + lanes)) : acc0;
+        if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
+          const float* const row = x + src_pixel_stride;
+          const auto w1 = hn::Set(d, w[1]);
+          store(hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
+          if (kVectors > 1) store(hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
+          return;
+        }
+        for (int32_t k = 1; k < count; ++k) {
+          const float* const row = x + k * src_pixel_stride;
+          const auto wk = hn::Set(d, w[k]);
+          acc0 = hn::MulAdd(wk, hn::LoadU(d, row), acc0);
+          if (kVectors > 1) acc1 = hn::MulAdd(wk, hn::LoadU(d, row + lanes), acc1);
+        }
+        store(acc0, pixel);
+        if (kVectors > 1) store(acc1, pixel + lanes);
+      });
 }
 
 // Pixels of any other width of at least one vector (a segmentation head's 19 or 21 classes):
@@ -92,51 +108,38 @@ void GatherPixelVectors(const GatherAxis& axis, size_t channels, const float* HW
   const size_t lanes = hn::Lanes(d);
   const size_t last = channels - lanes;  // where each pixel's last vector starts
   const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
-    if constexpr (kStream) {
-      hn::Stream(v, d, to);
-    } else {
-      hn::StoreU(v, d, to);
-    }
+    StorePixelVector<kStream>(d, v, to);
   };
-  // The axis's tables in locals, as in GatherWholeVectorPixels.
-  const int32_t* HWY_RESTRICT const first = axis.first;
-  const int32_t* HWY_RESTRICT const weight_offset = axis.weight_offset;
-  const float* HWY_RESTRICT const weights = axis.weights;
-  const size_t length = axis.length;
-  int32_t begin = length > 0 ? weight_offset[0] : 0;
-  for (size_t i = 0; i < length; ++i) {
-    const int32_t end = weight_offset[i + 1];
-    const int32_t count = end - begin;
-    float* const pixel = dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride;
-    const float* const x = src + first[i] * src_pixel_stride;
-    const float* const w = weights + begin;
-    begin = end;
-    // Each vector of the pixel: at channels 0, lanes, ... before `last`, then at `last`.
-    const auto for_each_vector = [last, lanes](auto vector_at) {
-      for (size_t c = 0; c < last; c += lanes) vector_at(c);
-      vector_at(last);
-    };
-    if (count == 0) {
-      for_each_vector([&](size_t c) { store(hn::Zero(d), pixel + c); });
-      continue;
-    }
-    const auto w0 = hn::Set(d, w[0]);
-    if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
-      const float* const row = x + src_pixel_stride;
-      const auto w1 = hn::Set(d, w[1]);
-      for_each_vector([&](size_t c) {
-        store(hn::MulAdd(w1, hn::LoadU(d, row + c), hn::Mul(w0, hn::LoadU(d, x + c))), pixel + c);
+  // Each vector of a pixel: at channels 0, lanes, ... before `last`, then at `last`.
+  const auto for_each_vector = [last, lanes](auto vector_at) {
+    for (size_t c = 0; c < last; c += lanes) vector_at(c);
+    vector_at(last);
+  };
+  ForEachPixelRun(
+      axis, src, src_pixel_stride, dst, dst_pixel_stride,
+      [&](float* pixel, const float* x, const float* w, int32_t count) {
+        if (count == 0) {
+          for_each_vector([&](size_t c) { store(hn::Zero(d), pixel + c); });
+          return;
+        }
+        const auto w0 = hn::Set(d, w[0]);
+        if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
+          const float* const row = x + src_pixel_stride;
+          const auto w1 = hn::Set(d, w[1]);
+          for_each_vector([&](size_t c) {
+            store(hn::MulAdd(w1, hn::LoadU(d, row + c), hn::Mul(w0, hn::LoadU(d, x + c))),
+                  pixel + c);
+          });
+          return;
+        }
+        for_each_vector([&](size_t c) {
+          auto acc = hn::Mul(w0, hn::LoadU(d, x + c));
+          for (int32_t k = 1; k < count; ++k) {
+            acc = hn::MulAdd(hn::Set(d, w[k]), hn::LoadU(d, x + k * src_pixel_stride + c), acc);
+          }
+          store(acc, pixel + c);
+        });
       });
-      continue;
-    }
-    for_each_vector([&](size_t c) {
-      auto acc = hn::Mul(w0, hn::LoadU(d, x + c));
-      for (int32_t k = 1; k < count; ++k) {
-        acc = hn::MulAdd(hn::Set(d, w[k]), hn::LoadU(d, x + k * src_pixel_stride + c), acc);
-      }
-      store(acc, pixel + c);
-    });
-  }
 }
 
 // The streamed forms kept out of line: inlined into GatherPixelsImpl next to the cached ones,
