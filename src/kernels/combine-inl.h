@@ -339,12 +339,14 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
 // bfloat16 form for rows split by phase); runs that do not leave it queued.
 // The sinks whose rows may end in a vector overlapping the one before it (StoreOverlapping):
 // natural-order rows, float32 or rounded to 16 bits.
+// (A class template: explicit specialisations of a variable template in a header are not
+// inline before C++20 for Clang, which then defines one per translation unit.)
 template <class Sink>
-constexpr bool kOverlapsTail = false;
+struct OverlapsTail : std::false_type {};
 template <>
-constexpr bool kOverlapsTail<RowSink<1>> = true;
+struct OverlapsTail<RowSink<1>> : std::true_type {};
 template <DType kType>
-constexpr bool kOverlapsTail<RoundingSink<kType>> = true;
+struct OverlapsTail<RoundingSink<kType>> : std::true_type {};
 
 template <DType kType, class Sink>
 HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT source,
@@ -397,7 +399,7 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
     return acc;
   };
   for (; j + lanes <= n; j += lanes) sink.StorePartial(d, j, combine_vector(j), lanes);
-  if constexpr (kOverlapsTail<Sink>) {
+  if constexpr (OverlapsTail<Sink>::value) {
     if (j < n && n >= lanes) {
       // The tail as the row's last whole vector, overlapping the body: its first lanes are
       // recomputed with the same operations, so they store the bits already there. Row after row
