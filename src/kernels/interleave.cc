@@ -419,7 +419,7 @@ void PlanesToPixelsOf(const void* src, ptrdiff_t plane_stride, size_t planes, si
   // ahead, once per line, made the 4096-plane 14x14 and 28x28 cases (38-45) 5-10 % faster
   // (in-process A/B, 2 threads, AVX2); one line ahead gained less, three and more less again.
   // Planes of 64 x 64 (case 2), which read at the memory's read rate already, were unchanged.
-  constexpr size_t kLineElements = 64 / sizeof(Storage);
+  constexpr size_t kLineElements = kCacheLineBytes / sizeof(Storage);
   constexpr size_t kLoadPrefetchElements = 2 * kLineElements;
   const size_t distinct_planes = planes < kPlaneGroup ? planes : kPlaneGroup;
   for (; j + lanes <= n; j += lanes) {

@@ -40,7 +40,7 @@ inline bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_by
 // gradient 0.83-0.92 (bench/RESULTS.md, session 16).
 class LinePrefetchQueue {
  public:
-  static constexpr size_t kLineBytes = 64;
+  static constexpr size_t kLineBytes = kCacheLineBytes;
 
   LinePrefetchQueue(ptrdiff_t stride, size_t span) : stride_(stride), span_(span) {}
 
