@@ -332,11 +332,6 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
   return j;
 }
 
-// sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
-// k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
-// (exactly), so 16-bit gradients need no float copy in scratch first. `prefetch`, if given, is
-// issued between the column blocks of runs that take the many-tap form (by that form, or by the
-// bfloat16 form for rows split by phase); runs that do not leave it queued.
 // The sinks whose rows may end in a vector overlapping the one before it (StoreOverlapping):
 // natural-order rows, float32 or rounded to 16 bits.
 // (A class template: explicit specialisations of a variable template in a header are not
@@ -348,6 +343,11 @@ struct OverlapsTail<RowSink<1>> : std::true_type {};
 template <DType kType>
 struct OverlapsTail<RoundingSink<kType>> : std::true_type {};
 
+// sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
+// k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
+// (exactly), so 16-bit gradients need no float copy in scratch first. `prefetch`, if given, is
+// issued between the column blocks of runs that take the many-tap form (by that form, or by the
+// bfloat16 form for rows split by phase); runs that do not leave it queued.
 template <DType kType, class Sink>
 HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT source,
                         ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,

@@ -53,8 +53,9 @@ void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRIC
     CombineInto<DType::kFloat32>(dst, n, src, src_stride, weights, count);
     return;
   }
-  if (split.head > 0)
+  if (split.head > 0) {
     CombineInto<DType::kFloat32>(dst, split.head, src, src_stride, weights, count);
+  }
   Combine<DType::kFloat32>(StreamingSink{dst + split.head}, split.body, src + split.head,
                            src_stride, weights, count);
   const size_t tail = split.head + split.body;
