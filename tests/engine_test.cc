@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -712,6 +714,41 @@ TEST(ThreadPool, EveryTaskRunsOnceInASlotBelowTheThreadCount) {
       EXPECT_EQ(bad_slots.load(), 0);
     }
   }
+}
+
+// Idle workers watch for the next call for a moment and then block, and a caller watches for its
+// helpers and then blocks: calls spaced wider than both watches (so every worker has gone to
+// sleep and must be woken), tasks slower than both (so the caller must block and be woken), and
+// several application threads calling at once all run every task once, and the caller sees
+// each task's plain (non-atomic) writes when ParallelFor returns. A lost wake-up of the caller
+// hangs the test (ctest's timeout fails it); a caller that leaves early misses a slow task's
+// write; workers that are never woken leave every task to the callers (no slot above 0).
+TEST(ThreadPool, WakesSleepingWorkersAndWaitsForSlowHelpers) {
+  constexpr int kThreads = 3;
+  constexpr int64_t kTasks = 6;
+  std::atomic<int> highest_slot{0};
+  auto calls = [&highest_slot](int caller, int count) {
+    for (int call = 0; call < count; ++call) {
+      if (call % 2 == 0) std::this_thread::sleep_for(std::chrono::microseconds(300));
+      std::vector<int64_t> written(kTasks, -1);
+      ParallelFor(kTasks, kThreads, [&](int64_t task, int slot) {
+        if (task % 2 == 1) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        written[static_cast<size_t>(task)] = task * 1000 + caller;
+        int seen = highest_slot.load();
+        while (slot > seen && !highest_slot.compare_exchange_weak(seen, slot)) {
+        }
+      });
+      for (int64_t task = 0; task < kTasks; ++task) {
+        ASSERT_EQ(written[static_cast<size_t>(task)], task * 1000 + caller)
+            << "caller " << caller << ", call " << call << ", task " << task;
+      }
+    }
+  };
+  calls(0, 20);
+  EXPECT_GT(highest_slot.load(), 0) << "no worker joined any of 20 calls of 6 slow tasks";
+  std::vector<std::thread> callers;
+  for (int caller = 1; caller <= 4; ++caller) callers.emplace_back(calls, caller, 20);
+  for (std::thread& caller : callers) caller.join();
 }
 
 // Without ACLNN_UPSAMPLE_NUM_THREADS a run gets a thread per kMinBytesPerThread of traffic, up
