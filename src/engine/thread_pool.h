@@ -7,7 +7,8 @@
 // tasks, not from the schedule. Several application threads may call ParallelFor at once; a
 // call that finds no free worker simply runs its tasks itself. Tasks may store with streaming
 // (non-temporal) stores: each participant flushes them (kernels::FlushStreamedStores) after its
-// last task, before the call hands its tasks' end to the caller.
+// last task, before the call hands its tasks' end to the caller. Idle workers, and a caller
+// waiting for its workers, poll briefly before they block (thread_pool.cc says how long, and why).
 #ifndef ACLNN_UPSAMPLE_ENGINE_THREAD_POOL_H_
 #define ACLNN_UPSAMPLE_ENGINE_THREAD_POOL_H_
 
