@@ -174,7 +174,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesCombineThenStore) {
 // A band of rows in one call: each row reads its run from its first source row (relative to the
 // band's first row) and is written dst_stride elements after the previous one, with the bits of
 // combining into floats and StoreFromFloat, every dtype, cached and streamed; rows with no run
-// are zeros, and nothing between or after the rows is touched.
+// are zeros, and nothing before, between or after the rows is touched. Rows that follow each
+// other in memory (no padding) are streamed through a line-aligned staging buffer, so the band
+// also starts off a cache line, and runs of rows as wide as that buffer holds, and one wider.
 TEST_P(KernelsOnEveryTarget, CombineRowRunsToRunsEveryRowOfABand) {
   // Result rows 0..6 of a band whose source rows start at row 3: runs of 2, 1, 0, 4 and 3 taps,
   // overlapping and out of order.
@@ -185,34 +187,50 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToRunsEveryRowOfABand) {
   const size_t row0 = 3, row_begin = 1, row_end = 7, source_rows = 6;
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const size_t elem = DTypeSize(dtype);
-    for (const int64_t length : LengthsAroundVectors(TargetLanes())) {
+    std::vector<int64_t> lengths = LengthsAroundVectors(TargetLanes());
+    const auto staged_limit = static_cast<int64_t>(kernels::kMaxStagedRowBytes / elem);
+    lengths.push_back(staged_limit - 1);
+    lengths.push_back(staged_limit + 1);
+    for (const int64_t length : lengths) {
       const auto n = static_cast<size_t>(length);
       const ptrdiff_t src_stride = static_cast<ptrdiff_t>(n) + 5;
       const std::vector<float> src = Random(source_rows * src_stride, 3 + n);
-      const ptrdiff_t dst_stride = static_cast<ptrdiff_t>(n) + 16;  // elements, padded rows
-      const size_t bytes = (row_end - row_begin) * dst_stride * elem;
-      for (const auto stores : {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
-        std::vector<uint8_t> expected(bytes + 64, 0xAB), storage(bytes + 128, 0xAB);
-        uint8_t* const actual =
-            storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
-        for (size_t i = row_begin; i < row_end; ++i) {
-          const int32_t count = offsets[i + 1] - offsets[i];
-          const float* rows = count > 0 ? src.data() + (first[i] - row0) * src_stride : src.data();
-          std::vector<float> floats(n);
-          kernels::CombineRows(floats.data(), n, rows, src_stride, weights.data() + offsets[i],
-                               static_cast<size_t>(count));
-          kernels::StoreFromFloat(dtype, floats.data(), n,
-                                  expected.data() + (i - row_begin) * dst_stride * elem, 1);
-        }
-        kernels::CombineRowRunsTo(runs, row_begin, row_end, src.data(), src_stride, row0, n, dtype,
-                                  actual, dst_stride, stores);
-        kernels::FlushStreamedStores();
-        ASSERT_EQ(std::memcmp(actual, expected.data(), bytes + 64), 0)
-            << DTypeName(dtype) << " n " << n
-            << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
-        const size_t zero_row = 2 - row_begin;  // row 2 has no run
-        for (size_t j = 0; j < n * elem; ++j) {
-          ASSERT_EQ(actual[zero_row * dst_stride * elem + j], 0) << DTypeName(dtype) << " n " << n;
+      for (const ptrdiff_t padding : {16, 0}) {
+        const ptrdiff_t dst_stride = static_cast<ptrdiff_t>(n) + padding;  // elements
+        const size_t bytes = (row_end - row_begin) * dst_stride * elem;
+        for (const size_t lead : {size_t{0}, size_t{3}}) {  // elements before the band's start
+          for (const auto stores :
+               {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+            SCOPED_TRACE(::testing::Message()
+                         << DTypeName(dtype) << " n " << n << " padding " << padding << " lead "
+                         << lead
+                         << (stores == kernels::ResultStores::kStreamed ? " streamed" : ""));
+            const size_t total = bytes + 192;
+            std::vector<uint8_t> expected(total, 0xAB), storage(total + 64, 0xAB);
+            // The band starts `lead` elements past a cache line, in both buffers.
+            uint8_t* const actual =
+                storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+            const size_t start = 64 + lead * elem;
+            for (size_t i = row_begin; i < row_end; ++i) {
+              const int32_t count = offsets[i + 1] - offsets[i];
+              const float* rows =
+                  count > 0 ? src.data() + (first[i] - row0) * src_stride : src.data();
+              std::vector<float> floats(n);
+              kernels::CombineRows(floats.data(), n, rows, src_stride, weights.data() + offsets[i],
+                                   static_cast<size_t>(count));
+              kernels::StoreFromFloat(dtype, floats.data(), n,
+                                      expected.data() + start + (i - row_begin) * dst_stride * elem,
+                                      1);
+            }
+            kernels::CombineRowRunsTo(runs, row_begin, row_end, src.data(), src_stride, row0, n,
+                                      dtype, actual + start, dst_stride, stores);
+            kernels::FlushStreamedStores();
+            ASSERT_EQ(std::memcmp(actual, expected.data(), total), 0);
+            const size_t zero_row = 2 - row_begin;  // row 2 has no run
+            for (size_t j = 0; j < n * elem; ++j) {
+              ASSERT_EQ(actual[start + zero_row * dst_stride * elem + j], 0);
+            }
+          }
         }
       }
     }

@@ -152,13 +152,19 @@ struct RowRuns {
   const float* weights = nullptr;
 };
 
+// The widest rows CombineRowRunsTo streams through its staging buffer (combine_rows.cc says why
+// no wider).
+inline constexpr size_t kMaxStagedRowBytes = 1024;
+
 // The last H pass of result rows [row_begin, row_end), written in `dtype`, in one call (a call
 // per row cost as much as the arithmetic of a 128-element row): row i (n elements at dst +
 // (i - row_begin) * dst_stride elements) is CombineRows of its run over float rows, source row
 // o at src + (o - src_row0) * src_stride (a row with no run is zeros), 16-bit sums rounded to
 // nearest even in registers: the same bits as CombineRows into floats and StoreFromFloat.
 // kStreamed streams float32 rows as CombineRows does, and the whole vectors of a 16-bit row that
-// starts aligned to one (16-bit vectors of at least 128 bits).
+// starts aligned to one (16-bit vectors of at least 128 bits); except that rows which follow each
+// other in memory (dst_stride == n), of at most kMaxStagedRowBytes and not a whole number of
+// cache lines, go through a staging buffer in L1 and stream every whole line of the band.
 void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, const float* src,
                       ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
                       ptrdiff_t dst_stride, ResultStores stores);
