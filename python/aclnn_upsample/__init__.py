@@ -425,7 +425,7 @@ def set_num_threads(threads: int) -> None:
 
 def get_num_threads() -> int:
     """The threads a large call runs with now (smaller calls may use fewer: a worker is not
-    woken for less than 512 KiB of traffic unless the count was set explicitly)."""
+    woken for less than 128 KiB of traffic unless the count was set explicitly)."""
     return _core.get_num_threads()
 
 

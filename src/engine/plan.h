@@ -170,10 +170,12 @@ uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dt
 // a small share of work.
 int ThreadCountFor(uint64_t traffic_bytes);
 
-// Traffic below which a default-sized run gives no further worker a share: on the 2-core
-// development VM a 320 KB problem ran no faster on 2 threads than on 1 (median), a 1.3 MB one
-// 20-25 % faster.
-inline constexpr uint64_t kMinBytesPerThread = uint64_t{512} << 10;
+// Traffic below which a default-sized run gives no further worker a share. On the 2-core
+// development VM, with the pool's workers watching for calls (thread_pool.cc), problems of
+// 125-250 KB ran about as fast on 2 threads as on 1 (one 245 KB forward 1.5x faster), 500 KB
+// ones 1.7-2.1x faster and a 1 MB one (case 46) 1.5x (medians of 5 solo runs). With a worker
+// woken through the kernel each call, 512 KiB had been the break-even.
+inline constexpr uint64_t kMinBytesPerThread = uint64_t{128} << 10;
 
 // Traffic (source read plus result written) above which a result is written with streaming
 // stores, skipping the read-for-ownership of every result line: a sixth of a channels-last 2x

@@ -311,7 +311,7 @@ int CoresAvailable() {
 }
 
 // Problems that move 1.1 to 2.3 MiB (gradOut read plus result written), so that the default
-// thread count, one thread per 512 KiB of that traffic up to the cores available, is 2 or more
+// thread count, one thread per 128 KiB of that traffic up to the cores available, is 2 or more
 // on any machine with 2 cores or more; planar and channels-last, upsampling and downsampling.
 std::vector<Case> DefaultThreadCases(Op op, aclDataType dtype) {
   return {MakeCase(op, dtype, Layout::kNchw, 1, 4, 320, 384, 160, 192),
