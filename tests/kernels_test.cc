@@ -454,7 +454,8 @@ TEST_P(KernelsOnEveryTarget, GatherRowsMatchesNaiveSumForEveryLengthAndRowCount)
         ++ragged_blocked_axes;
       }
       for (bool use_blocks : {false, true}) {
-        for (size_t rows : {1, 3, 4, 6}) {
+        // Up to a whole group of the blocked form's rows (8) and a partial second one.
+        for (size_t rows : {1, 3, 4, 6, 8, 11}) {
           const std::vector<float> src = Random(rows * out_size, 7 + rows);
           std::vector<float> dst(rows * (in_size + 2), 777.0f);
           kernels::GatherRows(axis.View(use_blocks), rows, src.data(), out_size, dst.data(),
@@ -964,23 +965,28 @@ TEST_P(KernelsOnEveryTarget, GatherRowsExactRunsAgreeBitwiseWithCombineRows) {
 }
 
 // A NaN or Inf reaches only the elements whose run includes it, also through the blocked
-// form (whose dense windows hold zeros that must not multiply it), over two whole blocks and a
-// partial one of this target.
+// form (whose dense windows hold zeros that must not multiply it, so it redoes such rows by
+// their exact runs), over two whole blocks and a partial one of this target, and over rows in
+// both of its row groups (8 rows, then 3).
 TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
   const int64_t lanes = TargetLanes();
-  const int64_t length = 2 * lanes + 1, width = 2 * length + 4;
+  const int64_t length = 2 * lanes + 1, width = 2 * length + 4, rows = 11;
   const RandomAxis axis = MakeRandomAxis(length, width, 9);
   // A block of one element is its exact run: BlockAxis never blocks for one lane.
   ASSERT_EQ(axis.blocked.lanes, lanes > 1 ? lanes : 0);
+  const auto poisoned = [](int64_t r) { return r == 1 || r == 6 || r == 9; };
   for (float poison : {NAN, INFINITY}) {
     for (int64_t at : {int64_t{0}, width / 4, width - 1}) {
-      std::vector<float> src = Random(4 * width, 10);
-      src[width + at] = poison;  // row 1 only
-      std::vector<float> dst(4 * length);
-      kernels::GatherRows(axis.View(true), 4, src.data(), width, dst.data(), length);
-      for (int64_t r = 0; r < 4; ++r) {
+      std::vector<float> src = Random(rows * width, 10);
+      for (int64_t r = 0; r < rows; ++r) {
+        if (poisoned(r)) src[r * width + at] = poison;
+      }
+      std::vector<float> dst(rows * length);
+      kernels::GatherRows(axis.View(true), rows, src.data(), width, dst.data(), length);
+      for (int64_t r = 0; r < rows; ++r) {
         for (int64_t i = 0; i < length; ++i) {
-          const bool reaches = r == 1 && axis.exact.count(i) > 0 && axis.exact.first[i] <= at &&
+          const bool reaches = poisoned(r) && axis.exact.count(i) > 0 &&
+                               axis.exact.first[i] <= at &&
                                at < axis.exact.first[i] + axis.exact.count(i);
           ASSERT_EQ(std::isfinite(dst[r * length + i]), !reaches) << "row " << r << " i " << i;
         }
