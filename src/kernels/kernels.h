@@ -111,9 +111,9 @@ struct GatherAxis {
 
 // The W pass of `rows` rows: dst row r = gather of src row r. With a uniform or periodic
 // interior (for this target's lanes) every row takes it (bit-identical to the exact runs).
-// Otherwise rows holding a NaN or Inf take the exact runs, so that a non-finite value reaches
-// exactly the elements whose formula includes it, and finite rows take the blocked form when it
-// matches this target's lanes.
+// Otherwise rows take the blocked form when it matches this target's lanes, up to 8 rows at a
+// time, and a row whose results there are not all finite is redone by the exact runs, so that
+// a non-finite value reaches exactly the elements whose formula includes it.
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride);
 
