@@ -995,6 +995,23 @@ TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
   }
 }
 
+// A single row's stride may be anything (an axis of size 1 in a view: fuzz/regressions bug3),
+// and the blocked form must not do arithmetic on it that overflows (UndefinedBehaviorSanitizer,
+// in CI's sanitizer stage, stops at it): the row gathers as with any other stride.
+TEST_P(KernelsOnEveryTarget, GatherRowsTakesAnyStrideForASingleRow) {
+  const int64_t lanes = TargetLanes();
+  const int64_t length = 2 * lanes + 1, width = 2 * length + 4;
+  const RandomAxis axis = MakeRandomAxis(length, width, 12);
+  const std::vector<float> src = Random(width, 13);
+  std::vector<float> expected(length), actual(length);
+  kernels::GatherRows(axis.View(true), 1, src.data(), width, expected.data(), length);
+  constexpr ptrdiff_t kHugeStride = ptrdiff_t{1} << 62;
+  kernels::GatherRows(axis.View(true), 1, src.data(), kHugeStride, actual.data(), kHugeStride);
+  for (int64_t i = 0; i < length; ++i) {
+    ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i])) << i;
+  }
+}
+
 // The fused planar H-first group: each result row has the bits of CombineRowsFrom into a float
 // row and GatherRows over it, whatever layout the kernel picks for its scratch rows (natural,
 // or split by column phase for uniform strides 2 and 4) and whichever W form it runs, for every

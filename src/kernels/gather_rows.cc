@@ -698,8 +698,12 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
     }
     return;
   }
-  LinePrefetchQueue next_rows(src_stride * static_cast<ptrdiff_t>(sizeof(float)),
-                              axis.source_length * sizeof(float));
+  // The stride in bytes only where a second group exists: a single row's stride may be anything
+  // (an axis of size 1, fuzz/regressions bug3), and the product would overflow; rows that the
+  // loop below reaches lie within the tensor, so theirs cannot.
+  const ptrdiff_t row_bytes =
+      rows > kBlockedRows ? src_stride * static_cast<ptrdiff_t>(sizeof(float)) : 0;
+  LinePrefetchQueue next_rows(row_bytes, axis.source_length * sizeof(float));
   for (size_t row = 0; row < rows; row += kBlockedRows) {
     const size_t group = std::min(kBlockedRows, rows - row);
     next_rows.Clear();
