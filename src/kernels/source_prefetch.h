@@ -32,12 +32,13 @@ inline bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_by
 }
 
 // A queue of consecutive source rows (each `span` bytes used, `stride` bytes apart) whose lines
-// are still to be prefetched (also the blocked W form's next rows, gather_rows.cc). A result row of a downscale begins several new source rows (4 for
-// 4x), and prefetching all their lines when the row begins stalled the core on the full miss
-// queues: on the Zen 3 VM a 512 -> 128 bicubic AA forward had 16 % of its samples on that loop,
-// with the memory idle while the row's arithmetic ran. Issued a few lines per column block
-// instead, the misses overlap the arithmetic: that case ran in 0.77-0.80 of its time, a 16-tap
-// gradient 0.83-0.92 (bench/RESULTS.md, session 16).
+// are still to be prefetched (also the blocked W form's next rows, gather_rows.cc). A result row
+// of a downscale begins several new source rows (4 for 4x), and prefetching all their lines when
+// the row begins stalled the core on the full miss queues: on the Zen 3 VM a 512 -> 128 bicubic
+// AA forward had 16 % of its samples on that loop, with the memory idle while the row's
+// arithmetic ran. Issued a few lines per column block instead, the misses overlap the
+// arithmetic: that case ran in 0.77-0.80 of its time, a 16-tap gradient 0.83-0.92
+// (bench/RESULTS.md, session 16).
 class LinePrefetchQueue {
  public:
   static constexpr size_t kLineBytes = kCacheLineBytes;
