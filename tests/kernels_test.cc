@@ -298,7 +298,7 @@ TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsMatchCloseRowsBitwise) 
   std::mt19937 rng(47);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const size_t elem = DTypeSize(dtype);
-    for (size_t count : {7, 8, 9, 13, 16, 17, 33}) {
+    for (size_t count : {7, 8, 9, 13, 16, 17, 18, 19, 33}) {
       for (size_t n : lengths) {
         // Far apart: the run spans 16 KiB or more in any dtype.
         const size_t stride = std::max<size_t>(n + 3, 16384 / 2 / count + 1);
@@ -345,6 +345,37 @@ TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsMatchCloseRowsBitwise) 
           ASSERT_EQ(std::memcmp(result, expected_result.data(), n * elem), 0)
               << label << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
         }
+      }
+    }
+  }
+}
+
+// The many-tap form's sums start from -0.0 rather than from their first product: a column whose
+// every product is -0.0 (rows of -0.0 under positive weights, +0.0 under negative ones) sums to
+// -0.0 as the first product's Mul gives it, where a start from +0.0 would give +0.0.
+TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsKeepNegativeZeros) {
+  const auto lanes = static_cast<size_t>(TargetLanes());
+  const size_t n = 8 * lanes + 3;  // two column blocks and a tail
+  for (size_t count : {16, 17, 19}) {
+    const size_t stride = std::max<size_t>(n + 3, 16384 / 4 / count + 1);
+    // Column j holds -0.0 in every row where j is even, +0.0 where it is odd; the weights'
+    // signs alternate by run: all positive, then all negative.
+    std::vector<float> rows(stride * count);
+    for (size_t k = 0; k < count; ++k) {
+      for (size_t j = 0; j < n; ++j) rows[k * stride + j] = j % 2 == 0 ? -0.0f : 0.0f;
+    }
+    for (const float sign : {1.0f, -1.0f}) {
+      std::vector<float> weights(count);
+      for (size_t k = 0; k < count; ++k)
+        weights[k] = sign * (0.25f + 0.01f * static_cast<float>(k));
+      std::vector<float> actual(n, 1.0f);
+      kernels::CombineRowsFrom(DType::kFloat32, actual.data(), n, rows.data(),
+                               static_cast<ptrdiff_t>(stride), weights.data(), count);
+      for (size_t j = 0; j < n; ++j) {
+        // The products' sign: the row's times the weight's.
+        const bool negative = (j % 2 == 0) != (sign < 0.0f);
+        ASSERT_EQ(FloatBits(actual[j]), FloatBits(negative ? -0.0f : 0.0f))
+            << "count " << count << " weight sign " << sign << " j " << j;
       }
     }
   }

@@ -250,13 +250,79 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
 // 60 % of its samples in that loop, nearly all on the loads. This form sweeps a strip of columns
 // kTapsPerPass rows at a time instead, keeping the partial sums of the strip in a stack buffer
 // between sweeps: each sweep reads kTapsPerPass rows sequentially, and every element still sees
-// Mul(w0, x0) then MulAdd over k in order, the bits of the loop below. That case ran in 0.78-0.82
+// its taps' products summed in k order, the bits of the loop below. That case ran in 0.78-0.82
 // of its former time, 4x downscales (16-17 taps) in 0.90-0.98 (bench/RESULTS.md); with fewer
 // taps the old loop keeps up and the form's partial sums cost 3-8 % (2x, 3x and 6x AA downscales
 // of 1024-1536-wide rows: 9-13 taps), as does a run within L1, hence the two thresholds of
-// UseManyTapForm (source_prefetch.h).
+// UseManyTapForm (source_prefetch.h). Sweeps of 8 rows (8 weights and 4 sums still fit AVX2's
+// registers) ran 0.92-0.94 of the time of 4 in cache, but 1.01-1.08 on the suite's 4x and 8x
+// bicubic AA forwards from memory (cases 22 and 25, session 20).
 inline constexpr size_t kTapsPerPass = 4;
 inline constexpr size_t kStripFloats = 1024;  // 4 KiB of partial sums, in L1 between sweeps
+
+// One sweep of the many-tap form: kTaps <= kTapsPerPass rows (`rows` is the first, at the
+// strip's column 0) with weights[0, kTaps), over the strip's column blocks, from the partial sums
+// (or from -0.0 where `first`) to the partial sums (or to the sink at column `column` where
+// `last`).
+//
+// In cache the form ran at about 4.7 instructions a cycle on the Zen 3 VM (callgrind's count
+// against its time), so what it costs is its instruction count. The taps are unrolled, their
+// weights broadcast once per sweep rather than once per block, and each row is a pointer of its
+// own: a tap is four FMAs with their loads folded in, where the loop over runtime taps took 11
+// instructions for them (the row's address by a multiply, the broadcast, the counter). A 512 ->
+// 128 bicubic AA forward plane's H pass went from 789 K to 563 K instructions (464 K in sweeps of
+// 8). A sum that starts from -0.0 has Mul's bits after its first MulAdd (x * w + -0.0 is x * w,
+// zeros' signs included), so the first tap needs no form of its own.
+template <int kTaps, DType kType, class Sink>
+HWY_INLINE void ManyTapSweep(const Sink& sink, size_t column, size_t strip,
+                             const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
+                             ptrdiff_t src_stride, const float* HWY_RESTRICT weights, bool first,
+                             bool last, float* HWY_RESTRICT partial, LinePrefetchQueue* prefetch,
+                             size_t quota) {
+  static_assert(kTaps >= 1 && kTaps <= 4 && kTapsPerPass == 4, "");
+  using Storage = typename DTypeTraits<kType>::Storage;
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const size_t lanes = hn::Lanes(d);
+  const size_t block = 4 * lanes;
+  // Named rows and weights rather than arrays: arrays of vectors are not portable to SVE. Taps
+  // past kTaps repeat the last one and are never used.
+  const auto row_of = [&](int k) {
+    return rows + static_cast<ptrdiff_t>(k < kTaps ? k : kTaps - 1) * src_stride;
+  };
+  const auto weight_of = [&](int k) { return hn::Set(d, weights[k < kTaps ? k : kTaps - 1]); };
+  const Storage *r0 = row_of(0), *r1 = row_of(1), *r2 = row_of(2), *r3 = row_of(3);
+  const V w0 = weight_of(0), w1 = weight_of(1), w2 = weight_of(2), w3 = weight_of(3);
+  const V negative_zero = hn::Set(d, -0.0f);
+  for (size_t v = 0; v < strip; v += block) {
+    V a0 = negative_zero, a1 = negative_zero, a2 = negative_zero, a3 = negative_zero;
+    if (!first) {
+      a0 = hn::Load(d, partial + v);
+      a1 = hn::Load(d, partial + v + lanes);
+      a2 = hn::Load(d, partial + v + 2 * lanes);
+      a3 = hn::Load(d, partial + v + 3 * lanes);
+    }
+    const auto tap = [&](const Storage* HWY_RESTRICT row, V w) {
+      a0 = hn::MulAdd(w, LoadAs<kType>(d, row + v), a0);
+      a1 = hn::MulAdd(w, LoadAs<kType>(d, row + v + lanes), a1);
+      a2 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 2 * lanes), a2);
+      a3 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 3 * lanes), a3);
+    };
+    tap(r0, w0);
+    if constexpr (kTaps > 1) tap(r1, w1);
+    if constexpr (kTaps > 2) tap(r2, w2);
+    if constexpr (kTaps > 3) tap(r3, w3);
+    if (prefetch != nullptr) prefetch->Issue(quota);
+    if (last) {
+      sink.Store4(d, column + v, a0, a1, a2, a3);
+    } else {
+      hn::Store(a0, d, partial + v);
+      hn::Store(a1, d, partial + v + lanes);
+      hn::Store(a2, d, partial + v + 2 * lanes);
+      hn::Store(a3, d, partial + v + 3 * lanes);
+    }
+  }
+}
 
 // The many-tap form over whole blocks of 4 * lanes columns from column 0; returns the columns
 // done (Combine's loops finish the rest, in the same operations). Not inlined: a call is a whole
@@ -267,7 +333,6 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
                                     const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
                                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights,
                                     size_t count, LinePrefetchQueue* prefetch) {
-  using Storage = typename DTypeTraits<kType>::Storage;
   const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t block = 4 * lanes;
@@ -284,46 +349,25 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
   while (n - j >= block) {
     const size_t strip = std::min(kStripFloats / block, (n - j) / block) * block;
     for (size_t k0 = 0; k0 < count; k0 += kTapsPerPass) {
-      const size_t k1 = std::min(count, k0 + kTapsPerPass);
-      const bool last = k1 == count;
-      for (size_t v = 0; v < strip; v += block) {
-        const Storage* const columns = src + j + v;
-        const auto row_of = [&](size_t k) {
-          return columns + static_cast<ptrdiff_t>(k) * src_stride;
-        };
-        size_t k = k0;
-        auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-        if (k0 == 0) {
-          const Storage* const row = row_of(0);
-          const auto w0 = hn::Set(d, weights[0]);
-          a0 = hn::Mul(w0, LoadAs<kType>(d, row));
-          a1 = hn::Mul(w0, LoadAs<kType>(d, row + lanes));
-          a2 = hn::Mul(w0, LoadAs<kType>(d, row + 2 * lanes));
-          a3 = hn::Mul(w0, LoadAs<kType>(d, row + 3 * lanes));
-          k = 1;
-        } else {
-          a0 = hn::Load(d, partial + v);
-          a1 = hn::Load(d, partial + v + lanes);
-          a2 = hn::Load(d, partial + v + 2 * lanes);
-          a3 = hn::Load(d, partial + v + 3 * lanes);
-        }
-        for (; k < k1; ++k) {
-          const Storage* const row = row_of(k);
-          const auto w = hn::Set(d, weights[k]);
-          a0 = hn::MulAdd(w, LoadAs<kType>(d, row), a0);
-          a1 = hn::MulAdd(w, LoadAs<kType>(d, row + lanes), a1);
-          a2 = hn::MulAdd(w, LoadAs<kType>(d, row + 2 * lanes), a2);
-          a3 = hn::MulAdd(w, LoadAs<kType>(d, row + 3 * lanes), a3);
-        }
-        if (prefetch != nullptr) prefetch->Issue(quota);
-        if (last) {
-          sink.Store4(d, j + v, a0, a1, a2, a3);
-        } else {
-          hn::Store(a0, d, partial + v);
-          hn::Store(a1, d, partial + v + lanes);
-          hn::Store(a2, d, partial + v + 2 * lanes);
-          hn::Store(a3, d, partial + v + 3 * lanes);
-        }
+      const auto* const rows = src + j + static_cast<ptrdiff_t>(k0) * src_stride;
+      const bool first = k0 == 0, last = k0 + kTapsPerPass >= count;
+      const auto sweep = [&](auto taps) {
+        ManyTapSweep<decltype(taps)::value, kType>(sink, j, strip, rows, src_stride, weights + k0,
+                                                   first, last, partial, prefetch, quota);
+      };
+      switch (std::min(count - k0, kTapsPerPass)) {
+        case 1:
+          sweep(std::integral_constant<int, 1>());
+          break;
+        case 2:
+          sweep(std::integral_constant<int, 2>());
+          break;
+        case 3:
+          sweep(std::integral_constant<int, 3>());
+          break;
+        default:
+          sweep(std::integral_constant<int, 4>());
+          break;
       }
     }
     j += strip;
