@@ -350,9 +350,9 @@ TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsMatchCloseRowsBitwise) 
   }
 }
 
-// The many-tap form's sums start from -0.0 rather than from their first product: a column whose
-// every product is -0.0 (rows of -0.0 under positive weights, +0.0 under negative ones) sums to
-// -0.0 as the first product's Mul gives it, where a start from +0.0 would give +0.0.
+// The many-tap form's sums start from their first product, through sweeps and partial sums: a
+// column whose every product is -0.0 (rows of -0.0 under positive weights, +0.0 under negative
+// ones) sums to -0.0, where a sum started from +0.0 (a cleared accumulator) gives +0.0.
 TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsKeepNegativeZeros) {
   const auto lanes = static_cast<size_t>(TargetLanes());
   const size_t n = 8 * lanes + 3;  // two column blocks and a tail

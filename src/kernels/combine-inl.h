@@ -261,26 +261,26 @@ inline constexpr size_t kTapsPerPass = 4;
 inline constexpr size_t kStripFloats = 1024;  // 4 KiB of partial sums, in L1 between sweeps
 
 // One sweep of the many-tap form: kTaps <= kTapsPerPass rows (`rows` is the first, at the
-// strip's column 0) with weights[0, kTaps), over the strip's column blocks, from the partial sums
-// (or from -0.0 where `first`) to the partial sums (or to the sink at column `column` where
-// `last`).
+// strip's column 0) with weights[0, kTaps), over the strip's column blocks of 4 * lanes, from the
+// first tap's products (kFirst) or from the partial sums, to the sink at column `column` (where
+// `last`) or to the partial sums.
 //
-// In cache the form ran at about 4.7 instructions a cycle on the Zen 3 VM (callgrind's count
-// against its time), so what it costs is its instruction count. The taps are unrolled, their
-// weights broadcast once per sweep rather than once per block, and each row is a pointer of its
-// own: a tap is four FMAs with their loads folded in, where the loop over runtime taps took 11
-// instructions for them (the row's address by a multiply, the broadcast, the counter). A 512 ->
-// 128 bicubic AA forward plane's H pass went from 789 K to 563 K instructions (464 K in sweeps of
-// 8). A sum that starts from -0.0 has Mul's bits after its first MulAdd (x * w + -0.0 is x * w,
-// zeros' signs included), so the first tap needs no form of its own.
-template <int kTaps, DType kType, class Sink>
-HWY_INLINE void ManyTapSweep(const Sink& sink, size_t column, size_t strip,
-                             const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
-                             ptrdiff_t src_stride, const float* HWY_RESTRICT weights, bool first,
-                             bool last, float* HWY_RESTRICT partial, LinePrefetchQueue* prefetch,
-                             size_t quota) {
+// In cache the many-tap form ran at about 4.7 instructions a cycle on the Zen 3 VM (callgrind's
+// count against its time), so what it costs is its instruction count. The taps are unrolled,
+// their weights broadcast once per sweep rather than once per block, and each row is a pointer
+// of its own: a tap is four FMAs with their loads folded in, where the loop over runtime taps
+// took 11 instructions for them (the row's address by a multiply, the broadcast, the counter).
+// A 512 -> 128 bicubic AA forward plane's H pass went from 789 K to 544 K instructions (464 K in
+// sweeps of 8). The sink is copied: through the reference, every store reloaded its pointer
+// (a further 0.95 of the time in cache).
+template <int kTaps, bool kFirst, DType kType, class Sink>
+HWY_INLINE void SweepTaps(const Sink& sink_ref, size_t column, size_t strip,
+                          const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
+                          ptrdiff_t src_stride, const float* HWY_RESTRICT weights, bool last,
+                          float* HWY_RESTRICT partial, LinePrefetchQueue* prefetch, size_t quota) {
   static_assert(kTaps >= 1 && kTaps <= 4 && kTapsPerPass == 4, "");
   using Storage = typename DTypeTraits<kType>::Storage;
+  const Sink sink = sink_ref;
   const hn::ScalableTag<float> d;
   using V = hn::Vec<decltype(d)>;
   const size_t lanes = hn::Lanes(d);
@@ -293,14 +293,20 @@ HWY_INLINE void ManyTapSweep(const Sink& sink, size_t column, size_t strip,
   const auto weight_of = [&](int k) { return hn::Set(d, weights[k < kTaps ? k : kTaps - 1]); };
   const Storage *r0 = row_of(0), *r1 = row_of(1), *r2 = row_of(2), *r3 = row_of(3);
   const V w0 = weight_of(0), w1 = weight_of(1), w2 = weight_of(2), w3 = weight_of(3);
-  const V negative_zero = hn::Set(d, -0.0f);
   for (size_t v = 0; v < strip; v += block) {
-    V a0 = negative_zero, a1 = negative_zero, a2 = negative_zero, a3 = negative_zero;
-    if (!first) {
-      a0 = hn::Load(d, partial + v);
-      a1 = hn::Load(d, partial + v + lanes);
-      a2 = hn::Load(d, partial + v + 2 * lanes);
-      a3 = hn::Load(d, partial + v + 3 * lanes);
+    V a0, a1, a2, a3;
+    if constexpr (kFirst) {
+      a0 = hn::Mul(w0, LoadAs<kType>(d, r0 + v));
+      a1 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + lanes));
+      a2 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 2 * lanes));
+      a3 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 3 * lanes));
+    } else {
+      a0 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v), hn::Load(d, partial + v));
+      a1 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v + lanes), hn::Load(d, partial + v + lanes));
+      a2 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v + 2 * lanes),
+                      hn::Load(d, partial + v + 2 * lanes));
+      a3 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v + 3 * lanes),
+                      hn::Load(d, partial + v + 3 * lanes));
     }
     const auto tap = [&](const Storage* HWY_RESTRICT row, V w) {
       a0 = hn::MulAdd(w, LoadAs<kType>(d, row + v), a0);
@@ -308,7 +314,6 @@ HWY_INLINE void ManyTapSweep(const Sink& sink, size_t column, size_t strip,
       a2 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 2 * lanes), a2);
       a3 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 3 * lanes), a3);
     };
-    tap(r0, w0);
     if constexpr (kTaps > 1) tap(r1, w1);
     if constexpr (kTaps > 2) tap(r2, w2);
     if constexpr (kTaps > 3) tap(r3, w3);
@@ -350,10 +355,15 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
     const size_t strip = std::min(kStripFloats / block, (n - j) / block) * block;
     for (size_t k0 = 0; k0 < count; k0 += kTapsPerPass) {
       const auto* const rows = src + j + static_cast<ptrdiff_t>(k0) * src_stride;
-      const bool first = k0 == 0, last = k0 + kTapsPerPass >= count;
+      const bool last = k0 + kTapsPerPass >= count;
+      if (k0 == 0) {  // count >= kManyTaps > kTapsPerPass: a whole sweep
+        SweepTaps<kTapsPerPass, true, kType>(sink, j, strip, rows, src_stride, weights, last,
+                                             partial, prefetch, quota);
+        continue;
+      }
       const auto sweep = [&](auto taps) {
-        ManyTapSweep<decltype(taps)::value, kType>(sink, j, strip, rows, src_stride, weights + k0,
-                                                   first, last, partial, prefetch, quota);
+        SweepTaps<decltype(taps)::value, false, kType>(
+            sink, j, strip, rows, src_stride, weights + k0, last, partial, prefetch, quota);
       };
       switch (std::min(count - k0, kTapsPerPass)) {
         case 1:
