@@ -330,9 +330,11 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   // past `loads`, from which its whole vectors are loaded), with a lane pattern's run lengths
   // and tables, into `out`. `in_register` keeps the loads in registers (KeepInRegister): the
   // per-call layout's loops measured faster so (256 -> 512 rows 17 %), the vector-by-vector
-  // loop slower (the 7-pattern 256 -> 224 forward, case 18, 5 %).
+  // loop slower (the 7-pattern 256 -> 224 forward, case 18, 5 %). `all_in_every_run` (true at
+  // compile time) promises that every lane's run takes all kTaps taps, so no tap is blended.
   const auto vector_from = [&](const float* HWY_RESTRICT loads, auto shifted, int32_t shift,
-                               auto in_register, decltype(lanes_v) pattern_counts,
+                               auto in_register, auto all_in_every_run,
+                               decltype(lanes_v) pattern_counts,
                                const int32_t* HWY_RESTRICT pattern_index,
                                const float* HWY_RESTRICT pattern_weights, float* out) {
     const auto load = [&](const float* from) {
@@ -350,7 +352,7 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       const auto w = hn::LoadU(d, pattern_weights + k * lanes);
       const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
       acc =
-          k < all_in_run
+          decltype(all_in_every_run)::value || k < all_in_run
               ? sum
               : hn::IfThenElse(hn::RebindMask(d, hn::Lt(hn::Set(di, k), pattern_counts)), sum, acc);
     }
@@ -366,17 +368,17 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
                              const int32_t* HWY_RESTRICT pattern_index,
                              const float* HWY_RESTRICT pattern_weights, float* out) {
     if (start + loaded <= source_length) {
-      vector_from(src_row + start, std::false_type(), 0, std::false_type(), pattern_counts,
-                  pattern_index, pattern_weights, out);
+      vector_from(src_row + start, std::false_type(), 0, std::false_type(), std::false_type(),
+                  pattern_counts, pattern_index, pattern_weights, out);
     } else if (source_length >= loaded) {
       vector_from(src_row + source_length - loaded, std::true_type(),
                   static_cast<int32_t>(start + loaded - source_length), std::false_type(),
-                  pattern_counts, pattern_index, pattern_weights, out);
+                  std::false_type(), pattern_counts, pattern_index, pattern_weights, out);
     } else {
       const float* base = src_row + start;
       std::copy(base, base + (source_length - start), padded);
-      vector_from(padded, std::false_type(), 0, std::false_type(), pattern_counts, pattern_index,
-                  pattern_weights, out);
+      vector_from(padded, std::false_type(), 0, std::false_type(), std::false_type(),
+                  pattern_counts, pattern_index, pattern_weights, out);
     }
   };
   // The same with pattern `pattern`'s tables.
@@ -469,23 +471,34 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
         const float* src_row = src + static_cast<ptrdiff_t>(row) * src_stride;
         float* out = dst + static_cast<ptrdiff_t>(row) * dst_stride + axis.periodic_begin;
         if (patterns == 1) {  // a constant step: no list
-          for (int32_t m = 0; m < inside; ++m) {
-            vector_from(src_row + first_base + m * step, std::false_type(), 0, std::true_type(),
-                        one_pattern_counts, row_index, row_weights,
-                        out + static_cast<ptrdiff_t>(m) * lanes);
+          // Where every lane's run takes every tap (bilinear and bicubic upscales, for
+          // instance), the loop is compiled without the blends' checks: they were two of the
+          // eleven instructions of a 64 -> 128 bilinear row's vector.
+          const auto interior = [&](auto all_in_every_run) {
+            for (int32_t m = 0; m < inside; ++m) {
+              vector_from(src_row + first_base + m * step, std::false_type(), 0, std::true_type(),
+                          all_in_every_run, one_pattern_counts, row_index, row_weights,
+                          out + static_cast<ptrdiff_t>(m) * lanes);
+            }
+          };
+          if (all_in_run >= kTaps) {
+            interior(std::true_type());
+          } else {
+            interior(std::false_type());
           }
         } else {
           for (int32_t m = 0; m < inside; ++m) {
             const int32_t p = listed_pattern[m];
             vector_from(src_row + listed_start[m], std::false_type(), 0, std::true_type(),
-                        counts_of(p), row_index + p * table_taps, row_weights + p * table_taps,
-                        out + static_cast<ptrdiff_t>(m) * lanes);
+                        std::false_type(), counts_of(p), row_index + p * table_taps,
+                        row_weights + p * table_taps, out + static_cast<ptrdiff_t>(m) * lanes);
           }
         }
         for (int32_t e = 0; e < end_count; ++e) {
           const int32_t p = ends[e].pattern;
-          vector_from(src_row + ends[e].load, std::false_type(), 0, std::true_type(), counts_of(p),
-                      end_index + e * table_taps, row_weights + p * table_taps, out + ends[e].out);
+          vector_from(src_row + ends[e].load, std::false_type(), 0, std::true_type(),
+                      std::false_type(), counts_of(p), end_index + e * table_taps,
+                      row_weights + p * table_taps, out + ends[e].out);
         }
       }
       return;
