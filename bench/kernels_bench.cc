@@ -78,6 +78,31 @@ void BM_CombineRows(benchmark::State& state) {
 }
 BENCHMARK(BM_CombineRows)->Arg(64)->Arg(128)->Arg(512);
 
+// The H pass of an anti-aliased downscale over a row group: kRowGroup result rows of `taps`
+// source rows of `width` floats each, consecutive runs `step` rows apart (17 taps by 4: 4x bicubic
+// AA, as case 22; 33 by 8: 8x, as case 25). Rows a row apart are far enough for Combine's
+// many-tap form; the group's source rows stay in L2 between iterations.
+void BM_CombineRowsManyTaps(benchmark::State& state) {
+  const auto taps = static_cast<size_t>(state.range(0));
+  const auto width = static_cast<size_t>(state.range(1));
+  const auto step = static_cast<size_t>(state.range(2));
+  const size_t rows = kernels::kRowGroup;
+  const std::vector<float> src = RandomFloats((taps + (rows - 1) * step) * width);
+  std::vector<float> weights(taps);
+  for (size_t k = 0; k < taps; ++k) weights[k] = 1.0f / static_cast<float>(taps + k);
+  std::vector<float> dst(rows * width);
+  for (auto _ : state) {
+    for (size_t i = 0; i < rows; ++i) {
+      kernels::CombineRows(dst.data() + i * width, width, src.data() + i * step * width,
+                           static_cast<ptrdiff_t>(width), weights.data(), taps);
+    }
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(rows * width));
+}
+BENCHMARK(BM_CombineRowsManyTaps)->Args({17, 512, 4})->Args({33, 1024, 8});
+
 // The W pass over kRowGroup rows of a forward in -> out axis.
 void GatherBench(benchmark::State& state, const ForwardAxis& forward, bool allow_uniform,
                  bool allow_periodic = false, bool as_gather = false) {
