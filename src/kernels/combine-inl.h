@@ -295,25 +295,24 @@ HWY_INLINE void SweepTaps(const Sink& sink_ref, size_t column, size_t strip,
   const V w0 = weight_of(0), w1 = weight_of(1), w2 = weight_of(2), w3 = weight_of(3);
   for (size_t v = 0; v < strip; v += block) {
     V a0, a1, a2, a3;
-    if constexpr (kFirst) {
-      a0 = hn::Mul(w0, LoadAs<kType>(d, r0 + v));
-      a1 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + lanes));
-      a2 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 2 * lanes));
-      a3 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 3 * lanes));
-    } else {
-      a0 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v), hn::Load(d, partial + v));
-      a1 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v + lanes), hn::Load(d, partial + v + lanes));
-      a2 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v + 2 * lanes),
-                      hn::Load(d, partial + v + 2 * lanes));
-      a3 = hn::MulAdd(w0, LoadAs<kType>(d, r0 + v + 3 * lanes),
-                      hn::Load(d, partial + v + 3 * lanes));
-    }
     const auto tap = [&](const Storage* HWY_RESTRICT row, V w) {
       a0 = hn::MulAdd(w, LoadAs<kType>(d, row + v), a0);
       a1 = hn::MulAdd(w, LoadAs<kType>(d, row + v + lanes), a1);
       a2 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 2 * lanes), a2);
       a3 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 3 * lanes), a3);
     };
+    if constexpr (kFirst) {
+      a0 = hn::Mul(w0, LoadAs<kType>(d, r0 + v));
+      a1 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + lanes));
+      a2 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 2 * lanes));
+      a3 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 3 * lanes));
+    } else {
+      a0 = hn::Load(d, partial + v);
+      a1 = hn::Load(d, partial + v + lanes);
+      a2 = hn::Load(d, partial + v + 2 * lanes);
+      a3 = hn::Load(d, partial + v + 3 * lanes);
+      tap(r0, w0);
+    }
     if constexpr (kTaps > 1) tap(r1, w1);
     if constexpr (kTaps > 2) tap(r2, w2);
     if constexpr (kTaps > 3) tap(r3, w3);
@@ -356,7 +355,8 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
     for (size_t k0 = 0; k0 < count; k0 += kTapsPerPass) {
       const auto* const rows = src + j + static_cast<ptrdiff_t>(k0) * src_stride;
       const bool last = k0 + kTapsPerPass >= count;
-      if (k0 == 0) {  // count >= kManyTaps > kTapsPerPass: a whole sweep
+      static_assert(kManyTaps > kTapsPerPass, "the first sweep is always a whole one");
+      if (k0 == 0) {  // count >= kManyTaps (UseManyTapForm): a whole sweep
         SweepTaps<kTapsPerPass, true, kType>(sink, j, strip, rows, src_stride, weights, last,
                                              partial, prefetch, quota);
         continue;
