@@ -348,14 +348,32 @@ def test_random_arguments_raise_or_succeed_never_crash():
     assert outcomes["ok"] > 0 and outcomes["error"] > 0
 
 
+def _gil_test_call(grad):
+    au.upsample_bicubic2d_aa_grad(grad, [256, 256], [grad.shape[0], 32, 97, 83])
+
+
+def _gradient_for_a_long_call():
+    """A gradient whose call takes at least 30 ms alone (at the thread count set), three times the
+    floor the test below needs to tell anything: a fixed 8 x 32 x 256 x 256 took 11-13 ms on the
+    2-core VM, and under CI's load some attempts ran under the 10 ms floor. The batch doubles until
+    the call is long enough, up to 64 (512 MiB)."""
+    batch = 8
+    while True:
+        grad = np.ones((batch, 32, 256, 256), np.float32)
+        start = time.perf_counter()
+        _gil_test_call(grad)
+        if time.perf_counter() - start >= 0.03 or batch >= 64:
+            return grad
+        batch *= 2
+
+
 def _longest_pause_during_a_call(grad):
     """How long this thread's loop stalled, at most, while another thread's call ran, and how long
     the same call takes alone."""
     start = time.perf_counter()
-    au.upsample_bicubic2d_aa_grad(grad, [256, 256], [8, 32, 97, 83])
+    _gil_test_call(grad)
     duration = time.perf_counter() - start
-    worker = threading.Thread(target=au.upsample_bicubic2d_aa_grad,
-                              args=(grad, [256, 256], [8, 32, 97, 83]))
+    worker = threading.Thread(target=_gil_test_call, args=(grad,))
     longest, last = 0.0, time.perf_counter()
     worker.start()
     while worker.is_alive():
@@ -371,9 +389,9 @@ def test_gil_is_released_while_the_library_runs():
     # held the GIL would stall this loop for the whole call on every attempt; a loaded machine
     # can deschedule this thread for a while on one attempt (seen once: 20 ms of a 35 ms call at
     # load 7), so the property must hold on one of a few attempts, not on the first.
-    grad = np.ones((8, 32, 256, 256), np.float32)
     au.set_num_threads(1)
     try:
+        grad = _gradient_for_a_long_call()
         attempts = [_longest_pause_during_a_call(grad) for _ in range(3)]
     finally:
         au.set_num_threads(0)
