@@ -54,11 +54,10 @@ HWY_INLINE void ForEachPixelRun(const GatherAxis& axis, const float* HWY_RESTRIC
 // Combine's loop control around them). kStream: streaming stores (dst and its pixel stride on
 // vector boundaries); through Combine, a streamed channels-last forward of 8 channels spent 86 %
 // of its time in this pass and moved 9 GB/s.
-template <size_t kVectors, bool kStream>
-void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT src,
+template <size_t kVectors, bool kStream, class D>
+void GatherWholeVectorPixels(D d, const GatherAxis& axis, const float* HWY_RESTRICT src,
                              ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
                              ptrdiff_t dst_pixel_stride) {
-  const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
     StorePixelVector<kStream>(d, v, to);
@@ -100,11 +99,10 @@ void GatherWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT s
 // as long as one of 16. Pixels of exactly one or two vectors keep GatherWholeVectorPixels: through
 // this loop the plane groups' 16 channels ran 4-15 % slower. kStream: streaming stores, for whole
 // vectors on vector boundaries only.
-template <bool kStream>
-void GatherPixelVectors(const GatherAxis& axis, size_t channels, const float* HWY_RESTRICT src,
+template <bool kStream, class D>
+void GatherPixelVectors(D d, const GatherAxis& axis, size_t channels, const float* HWY_RESTRICT src,
                         ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
                         ptrdiff_t dst_pixel_stride) {
-  const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t last = channels - lanes;  // where each pixel's last vector starts
   const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
@@ -145,17 +143,18 @@ void GatherPixelVectors(const GatherAxis& axis, size_t channels, const float* HW
 // The streamed forms kept out of line: inlined into GatherPixelsImpl next to the cached ones,
 // they made the cached ones 5-12 % slower (channels-last forwards of 8 channels, float32 and
 // bfloat16).
-template <size_t kVectors>
-HWY_NOINLINE void StreamWholeVectorPixels(const GatherAxis& axis, const float* HWY_RESTRICT src,
-                                          ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
-                                          ptrdiff_t dst_pixel_stride) {
-  GatherWholeVectorPixels<kVectors, true>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
+template <size_t kVectors, class D>
+HWY_NOINLINE void StreamWholeVectorPixels(D d, const GatherAxis& axis,
+                                          const float* HWY_RESTRICT src, ptrdiff_t src_pixel_stride,
+                                          float* HWY_RESTRICT dst, ptrdiff_t dst_pixel_stride) {
+  GatherWholeVectorPixels<kVectors, true>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
 }
 
-HWY_NOINLINE void StreamPixelVectors(const GatherAxis& axis, size_t channels,
+template <class D>
+HWY_NOINLINE void StreamPixelVectors(D d, const GatherAxis& axis, size_t channels,
                                      const float* HWY_RESTRICT src, ptrdiff_t src_pixel_stride,
                                      float* HWY_RESTRICT dst, ptrdiff_t dst_pixel_stride) {
-  GatherPixelVectors<true>(axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+  GatherPixelVectors<true>(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
 }
 
 // Whether a row of pixels streams: every pixel must start on a vector boundary and be whole
@@ -167,37 +166,61 @@ bool StreamsWholeVectors(ResultStores stores, const void* dst, size_t pixel_byte
          pixel_stride_bytes % vector_bytes == 0;
 }
 
+// Pixels of one to four of d's vectors, through the per-pixel forms above; false where
+// `channels` is outside that range.
+template <class D>
+bool GatherPixelsOfFewVectors(D d, const GatherAxis& axis, size_t channels, const float* src,
+                              ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
+                              ResultStores stores) {
+  const size_t lanes = hn::Lanes(d);
+  // From four vectors on, Combine's body of four vectors at a time outruns GatherPixelVectors'
+  // one (64 float32 channels, AVX2: 5-10 % faster), and its set-up weighs less.
+  if (channels < lanes || channels >= 4 * lanes) return false;
+  const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
+                                            static_cast<size_t>(dst_pixel_stride) * sizeof(float),
+                                            lanes * sizeof(float));
+  if (streamed) {
+    if (channels == lanes) {
+      StreamWholeVectorPixels<1>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+    } else if (channels == 2 * lanes) {
+      StreamWholeVectorPixels<2>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+    } else {
+      StreamPixelVectors(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+    }
+  } else if (channels == lanes) {
+    GatherWholeVectorPixels<1, false>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  } else if (channels == 2 * lanes) {
+    GatherWholeVectorPixels<2, false>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  } else {
+    GatherPixelVectors<false>(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+  }
+  return true;
+}
+
 void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
                       ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                       ResultStores stores) {
   const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
+  if (GatherPixelsOfFewVectors(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride,
+                               stores)) {
+    return;
+  }
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  // Pixels of 8 to 15 float32 channels on AVX-512: half vectors (AVX2's width) serve them as
+  // they serve AVX2. Through Combine's buffer below, a channels-last forward of 8 channels ran
+  // 7-10x slower on AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel.
+  if (hn::Lanes(d) > 8 &&
+      GatherPixelsOfFewVectors(hn::CappedTag<float, 8>(), axis, channels, src, src_pixel_stride,
+                               dst, dst_pixel_stride, stores)) {
+    return;
+  }
+#endif
   const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
                                             static_cast<size_t>(dst_pixel_stride) * sizeof(float),
-                                            lanes * sizeof(float));
-  // From four vectors on, Combine's body of four vectors at a time outruns GatherPixelVectors'
-  // one (64 float32 channels, AVX2: 5-10 % faster), and its set-up weighs less.
-  if (channels >= lanes && channels < 4 * lanes) {
-    if (streamed) {
-      if (channels == lanes) {
-        return StreamWholeVectorPixels<1>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
-      }
-      if (channels == 2 * lanes) {
-        return StreamWholeVectorPixels<2>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
-      }
-      return StreamPixelVectors(axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
-    }
-    if (channels == lanes) {
-      return GatherWholeVectorPixels<1, false>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
-    }
-    if (channels == 2 * lanes) {
-      return GatherWholeVectorPixels<2, false>(axis, src, src_pixel_stride, dst, dst_pixel_stride);
-    }
-    return GatherPixelVectors<false>(axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
-  }
-  // Pixels narrower than a vector (AVX-512's 8-15 channels; the planner sends fewer than 8 to
-  // the interleaved passes), through Combine's buffer a vector wide, and pixels of four vectors
-  // or more.
+                                            hn::Lanes(d) * sizeof(float));
+  // Pixels narrower than a vector (fewer than 8 channels only where the planner sends them
+  // here: it sends them to the interleaved passes) and pixels of four vectors or more, through
+  // Combine (its buffer a vector wide for the narrow ones).
   for (size_t i = 0; i < axis.length; ++i) {
     const int32_t begin = axis.weight_offset[i];
     const int32_t count = axis.weight_offset[i + 1] - begin;
