@@ -201,20 +201,22 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
                       ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                       ResultStores stores) {
   const hn::ScalableTag<float> d;
-  if (GatherPixelsOfFewVectors(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride,
-                               stores)) {
-    return;
-  }
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  // Pixels of 8 to 15 float32 channels on AVX-512: half vectors (AVX2's width) serve them as
-  // they serve AVX2. Through Combine's buffer below, a channels-last forward of 8 channels ran
-  // 7-10x slower on AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel.
-  if (hn::Lanes(d) > 8 &&
+  // Pixels of 8 to 31 float32 channels, not whole AVX-512 vectors: half vectors (AVX2's width),
+  // as on AVX2. Through Combine's buffer, a channels-last forward of 8 channels ran 7-10x slower
+  // on AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel; in 16-lane vectors
+  // ending in an overlapping one, 21 and 24 channels ran 1.2x and 1.6x slower than on AVX2,
+  // computing and storing 32 lanes a pixel, across lines and cached where 8-lane ones stream.
+  if (hn::Lanes(d) > 8 && channels % hn::Lanes(d) != 0 && channels < 32 &&
       GatherPixelsOfFewVectors(hn::CappedTag<float, 8>(), axis, channels, src, src_pixel_stride,
                                dst, dst_pixel_stride, stores)) {
     return;
   }
 #endif
+  if (GatherPixelsOfFewVectors(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride,
+                               stores)) {
+    return;
+  }
   const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
                                             static_cast<size_t>(dst_pixel_stride) * sizeof(float),
                                             hn::Lanes(d) * sizeof(float));
