@@ -1225,15 +1225,17 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
 // Pixels of one to four vectors that are not whole vectors end in a vector overlapping the one
 // before it, so pixels also lie apart, with gaps that must stay untouched; the channel counts
 // include three whole vectors, the widest that form streams, and one below four, and pixels of
-// half a vector to just under one and of three half vectors (on AVX-512, pixels of 8-31 float32
-// channels that are not whole vectors run in half vectors).
+// half a vector to just under one and of 3, 5 and 17 half vectors (on AVX-512, pixels of 8-31
+// float32 channels that are not whole vectors, and of any odd number of half vectors, run in
+// half vectors).
 TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   const RandomAxis axis = MakeRandomAxis(19, 41, 12);
   constexpr float kUntouched = 555.0f;
   std::vector<int64_t> lengths = LengthsAroundVectors(TargetLanes());
   lengths.push_back(3 * TargetLanes());
   for (const int64_t part :
-       {TargetLanes() / 2, TargetLanes() / 2 + 1, 3 * TargetLanes() / 4, 3 * TargetLanes() / 2}) {
+       {TargetLanes() / 2, TargetLanes() / 2 + 1, 3 * TargetLanes() / 4, 3 * TargetLanes() / 2,
+        5 * TargetLanes() / 2, 17 * TargetLanes() / 2}) {
     if (part > 3) lengths.push_back(part);
   }
   for (const int64_t length : lengths) {

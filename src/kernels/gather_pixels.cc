@@ -166,16 +166,16 @@ bool StreamsWholeVectors(ResultStores stores, const void* dst, size_t pixel_byte
          pixel_stride_bytes % vector_bytes == 0;
 }
 
-// Pixels of one to four of d's vectors, through the per-pixel forms above; false where
-// `channels` is outside that range.
+// Pixels of one to `max_vectors` of d's vectors (the last one partly), through the per-pixel
+// forms above; false where `channels` is outside that range.
 template <class D>
 bool GatherPixelsOfFewVectors(D d, const GatherAxis& axis, size_t channels, const float* src,
                               ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
-                              ResultStores stores) {
+                              ResultStores stores, size_t max_vectors = 4) {
   const size_t lanes = hn::Lanes(d);
   // From four vectors on, Combine's body of four vectors at a time outruns GatherPixelVectors'
   // one (64 float32 channels, AVX2: 5-10 % faster), and its set-up weighs less.
-  if (channels < lanes || channels >= 4 * lanes) return false;
+  if (channels < lanes || channels >= max_vectors * lanes) return false;
   const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
                                             static_cast<size_t>(dst_pixel_stride) * sizeof(float),
                                             lanes * sizeof(float));
@@ -202,14 +202,17 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
                       ResultStores stores) {
   const hn::ScalableTag<float> d;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  // Pixels of 8 to 31 float32 channels, not whole AVX-512 vectors: half vectors (AVX2's width),
-  // as on AVX2. Through Combine's buffer, a channels-last forward of 8 channels ran 7-10x slower
-  // on AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel; in 16-lane vectors
-  // ending in an overlapping one, 21 and 24 channels ran 1.2x and 1.6x slower than on AVX2,
-  // computing and storing 32 lanes a pixel, across lines and cached where 8-lane ones stream.
-  if (hn::Lanes(d) > 8 && channels % hn::Lanes(d) != 0 && channels < 32 &&
+  // On AVX-512, pixels of 8 to 31 float32 channels that are not whole vectors, and pixels of
+  // any odd number of half vectors (40, 72, 136 channels): half vectors (AVX2's width), as on
+  // AVX2. Through Combine's buffer, a channels-last forward of 8 channels ran 7-10x slower on
+  // AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel; in 16-lane vectors
+  // ending in an overlapping one, 21 and 24 channels ran 1.2x and 1.6x slower, computing and
+  // storing 32 lanes a pixel, across lines; and pixels of 40 to 200 channels ran 1.3-2.0x
+  // slower, cached where AVX2's whole 8-lane vectors stream (not in Combine's four-vector
+  // body, but streamed, one vector at a time is as fast).
+  if (hn::Lanes(d) > 8 && channels % hn::Lanes(d) != 0 && (channels < 32 || channels % 8 == 0) &&
       GatherPixelsOfFewVectors(hn::CappedTag<float, 8>(), axis, channels, src, src_pixel_stride,
-                               dst, dst_pixel_stride, stores)) {
+                               dst, dst_pixel_stride, stores, /*max_vectors=*/SIZE_MAX)) {
     return;
   }
 #endif
