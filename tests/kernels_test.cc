@@ -100,24 +100,34 @@ TEST_P(KernelsOnEveryTarget, ActiveTargetIsTheOneUnderTest) {
   EXPECT_STREQ(kernels::ActiveTargetName(), hwy::TargetName(GetParam()));
 }
 
+// Source rows both off cache lines (a stride of n + 5) and all on lines (64-byte aligned, a
+// stride of whole lines): AVX-512 combines float32 rows off lines in half vectors.
 TEST_P(KernelsOnEveryTarget, CombineRowsMatchesNaiveSumForEverySizeAndCount) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
-  for (size_t n = 0; n <= end; ++n) {
-    for (size_t count : {0, 1, 2, 3, 4, 7, 13}) {
-      const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 5;
-      const std::vector<float> src = Random(stride * std::max<size_t>(count, 1), 3 + n);
-      const std::vector<float> weights = Random(count, 4 + count);
-      std::vector<float> dst(n + 1, 12345.0f);
-      kernels::CombineRows(dst.data(), n, src.data(), stride, weights.data(), count);
-      for (size_t j = 0; j < n; ++j) {
-        double expected = 0, magnitude = 0;
-        for (size_t k = 0; k < count; ++k) {
-          expected += double(weights[k]) * src[k * stride + j];
-          magnitude += std::abs(double(weights[k]) * src[k * stride + j]);
+  for (const bool on_lines : {false, true}) {
+    for (size_t n = 0; n <= end; ++n) {
+      for (size_t count : {0, 1, 2, 3, 4, 7, 13}) {
+        const ptrdiff_t stride = static_cast<ptrdiff_t>(on_lines ? (n / 16 + 1) * 16 : n + 5);
+        const std::vector<float> storage =
+            Random(stride * static_cast<ptrdiff_t>(std::max<size_t>(count, 1)) + 16, 3 + n);
+        const size_t shift =
+            on_lines ? (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16 : 0;
+        const float* const src = storage.data() + shift;
+        const std::vector<float> weights = Random(count, 4 + count);
+        std::vector<float> dst(n + 1, 12345.0f);
+        kernels::CombineRows(dst.data(), n, src, stride, weights.data(), count);
+        const std::string where = "n " + std::to_string(n) + " count " + std::to_string(count) +
+                                  (on_lines ? " on lines" : "");
+        for (size_t j = 0; j < n; ++j) {
+          double expected = 0, magnitude = 0;
+          for (size_t k = 0; k < count; ++k) {
+            expected += double(weights[k]) * src[k * stride + j];
+            magnitude += std::abs(double(weights[k]) * src[k * stride + j]);
+          }
+          ASSERT_NEAR(dst[j], expected, 1e-6 * magnitude) << where;
         }
-        ASSERT_NEAR(dst[j], expected, 1e-6 * magnitude) << "n " << n << " count " << count;
+        ASSERT_EQ(dst[n], 12345.0f) << "wrote past the row, " << where;
       }
-      ASSERT_EQ(dst[n], 12345.0f) << "wrote past the row, n " << n;
     }
   }
 }

@@ -397,33 +397,14 @@ struct OverlapsTail<RowSink<1>> : std::true_type {};
 template <DType kType>
 struct OverlapsTail<RoundingSink<kType>> : std::true_type {};
 
-// sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
-// k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
-// (exactly), so 16-bit gradients need no float copy in scratch first. `prefetch`, if given, is
-// issued between the column blocks of runs that take the many-tap form (by that form, or by the
-// bfloat16 form for rows split by phase); runs that do not leave it queued.
-template <DType kType, class Sink>
-HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT source,
-                        ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
-                        LinePrefetchQueue* prefetch = nullptr) {
+// Combine's columns [j, n) in d's vectors: four at a time, then one, then the tail.
+template <DType kType, class D, class Sink>
+HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
+                               const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
+                               ptrdiff_t src_stride, const float* HWY_RESTRICT weights,
+                               size_t count) {
   using Storage = typename DTypeTraits<kType>::Storage;
-  const Storage* src = static_cast<const Storage*>(source);
-  const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
-  if (count == 0) {
-    for (size_t j = 0; j < n; ++j) sink.StoreScalar(j, 0.0f);
-    return;
-  }
-  const bool many_taps = UseManyTapForm(count, src_stride, sizeof(Storage));
-  size_t j = 0;
-  if constexpr (kType == DType::kBFloat16 &&
-                (std::is_same_v<Sink, RowSink<2>> || std::is_same_v<Sink, RowSink<4>>)) {
-    j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count,
-                              many_taps ? prefetch : nullptr);
-  }
-  if (j == 0 && many_taps) {
-    j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);
-  }
   // Four independent accumulators hide the FMA latency.
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
     const Storage* row = src + j;
@@ -479,6 +460,58 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
     }
     sink.StorePartial(d, j, acc, rest);
   }
+}
+
+// Whether every source row of a combine starts on a cache line, so that whole 64-byte vectors
+// never straddle two lines.
+template <class Storage>
+HWY_INLINE bool RowsStartOnLines(const Storage* src, ptrdiff_t src_stride, size_t count) {
+  const bool first_on_line = reinterpret_cast<uintptr_t>(src) % kCacheLineBytes == 0;
+  const bool stride_of_lines =
+      count < 2 || static_cast<size_t>(src_stride) * sizeof(Storage) % kCacheLineBytes == 0;
+  return first_on_line && stride_of_lines;
+}
+
+// sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
+// k order; count == 0 gives zeros. Source rows of any dtype are converted in registers
+// (exactly), so 16-bit gradients need no float copy in scratch first. `prefetch`, if given, is
+// issued between the column blocks of runs that take the many-tap form (by that form, or by the
+// bfloat16 form for rows split by phase); runs that do not leave it queued.
+template <DType kType, class Sink>
+HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT source,
+                        ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                        LinePrefetchQueue* prefetch = nullptr) {
+  using Storage = typename DTypeTraits<kType>::Storage;
+  const Storage* src = static_cast<const Storage*>(source);
+  const hn::ScalableTag<float> d;
+  if (count == 0) {
+    for (size_t j = 0; j < n; ++j) sink.StoreScalar(j, 0.0f);
+    return;
+  }
+  const bool many_taps = UseManyTapForm(count, src_stride, sizeof(Storage));
+  size_t j = 0;
+  if constexpr (kType == DType::kBFloat16 &&
+                (std::is_same_v<Sink, RowSink<2>> || std::is_same_v<Sink, RowSink<4>>)) {
+    j = CombineBFloat16Phases(sink, n, src, src_stride, weights, count,
+                              many_taps ? prefetch : nullptr);
+  }
+  if (j == 0 && many_taps) {
+    j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);
+  }
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  // Float32 rows that do not all start on a line, in half vectors on AVX-512: there every
+  // 64-byte load of such a row straddles two lines, half of them of a row of 32-byte multiples
+  // (2x AA downscales of 200-wide float32 planes ran 1.10-1.15x slower than on AVX2; in half
+  // vectors 1.05). Rows on lines keep whole vectors (512 -> 256: 0.95 of AVX2, 1.07 in halves).
+  if constexpr (kType == DType::kFloat32 && hn::MaxLanes(d) > 8) {
+    if (!RowsStartOnLines(src, src_stride, count)) {
+      CombineColumns<kType>(hn::CappedTag<float, 8>(), sink, j, n, src, src_stride, weights,
+                            count);
+      return;
+    }
+  }
+#endif
+  CombineColumns<kType>(d, sink, j, n, src, src_stride, weights, count);
 }
 
 // Natural-order rows, as CombineRows writes them.
