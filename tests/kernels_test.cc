@@ -266,27 +266,40 @@ RowsInDType RandomRowsIn(DType dtype, size_t total, std::mt19937& rng) {
   return rows;
 }
 
-// 16-bit source rows converted in registers give the bits of converting them to float first.
+// 16-bit source rows converted in registers give the bits of converting them to float first,
+// for rows off cache lines (a stride of n + 3) and rows all on lines (AVX-512 combines rows that
+// do not start on multiples of a vector's load in half vectors).
 TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenCombine) {
   const auto end = static_cast<size_t>(SweepEnd(TargetLanes()));
   std::mt19937 rng(31);
   for (DType dtype : {DType::kFloat16, DType::kBFloat16, DType::kFloat32}) {
-    for (size_t n = 0; n <= end; ++n) {
-      for (size_t count : {0, 1, 3, 5}) {
-        const ptrdiff_t stride = static_cast<ptrdiff_t>(n) + 3;
-        const size_t total = stride * std::max<size_t>(count, 1);
-        const RowsInDType rows = RandomRowsIn(dtype, total, rng);
-        const std::vector<uint16_t>& halves = rows.halves;
-        const std::vector<float>& floats = rows.floats;
-        const std::vector<float> weights = Random(count, 77);
-        std::vector<float> expected(n), actual(n);
-        kernels::CombineRows(expected.data(), n, floats.data(), stride, weights.data(), count);
-        const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
-                                                      : static_cast<const void*>(halves.data());
-        kernels::CombineRowsFrom(dtype, actual.data(), n, source, stride, weights.data(), count);
-        for (size_t j = 0; j < n; ++j) {
-          ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j]))
-              << DTypeName(dtype) << " n " << n << " count " << count << " j " << j;
+    const size_t line_elements = kernels::kCacheLineBytes / DTypeSize(dtype);
+    for (const bool on_lines : {false, true}) {
+      for (size_t n = 0; n <= end; ++n) {
+        for (size_t count : {0, 1, 3, 5}) {
+          const auto stride =
+              static_cast<ptrdiff_t>(on_lines ? (n / line_elements + 1) * line_elements : n + 3);
+          const size_t total = stride * std::max<size_t>(count, 1) + line_elements;
+          const RowsInDType rows = RandomRowsIn(dtype, total, rng);
+          const void* const storage = dtype == DType::kFloat32
+                                          ? static_cast<const void*>(rows.floats.data())
+                                          : static_cast<const void*>(rows.halves.data());
+          // Elements from the storage's start to the first row: the first line boundary.
+          const size_t shift = on_lines ? (line_elements - reinterpret_cast<uintptr_t>(storage) /
+                                                               DTypeSize(dtype) % line_elements) %
+                                              line_elements
+                                        : 0;
+          const std::vector<float> weights = Random(count, 77);
+          std::vector<float> expected(n), actual(n);
+          kernels::CombineRows(expected.data(), n, rows.floats.data() + shift, stride,
+                               weights.data(), count);
+          const void* source = static_cast<const char*>(storage) + shift * DTypeSize(dtype);
+          kernels::CombineRowsFrom(dtype, actual.data(), n, source, stride, weights.data(), count);
+          for (size_t j = 0; j < n; ++j) {
+            ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j]))
+                << DTypeName(dtype) << " n " << n << " count " << count << " j " << j
+                << (on_lines ? " on lines" : "");
+          }
         }
       }
     }

@@ -462,14 +462,15 @@ HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
   }
 }
 
-// Whether every source row of a combine starts on a cache line, so that whole 64-byte vectors
-// never straddle two lines.
+// Whether every source row of a combine starts on a multiple of `bytes` (the bytes one vector
+// loads, a cache line's or half of it), so that no load straddles two lines.
 template <class Storage>
-HWY_INLINE bool RowsStartOnLines(const Storage* src, ptrdiff_t src_stride, size_t count) {
-  const bool first_on_line = reinterpret_cast<uintptr_t>(src) % kCacheLineBytes == 0;
-  const bool stride_of_lines =
-      count < 2 || static_cast<size_t>(src_stride) * sizeof(Storage) % kCacheLineBytes == 0;
-  return first_on_line && stride_of_lines;
+HWY_INLINE bool RowsStartOnMultiplesOf(size_t bytes, const Storage* src, ptrdiff_t src_stride,
+                                       size_t count) {
+  const bool first_on = reinterpret_cast<uintptr_t>(src) % bytes == 0;
+  const bool stride_of =
+      count < 2 || static_cast<size_t>(src_stride) * sizeof(Storage) % bytes == 0;
+  return first_on && stride_of;
 }
 
 // sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
@@ -499,14 +500,15 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
     j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);
   }
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  // Float32 rows that do not all start on a line, in half vectors on AVX-512: there every
-  // 64-byte load of such a row straddles two lines, half of them of a row of 32-byte multiples
-  // (2x AA downscales of 200-wide float32 planes ran 1.10-1.15x slower than on AVX2; in half
-  // vectors 1.05). Rows on lines keep whole vectors (512 -> 256: 0.95 of AVX2, 1.07 in halves).
-  if constexpr (kType == DType::kFloat32 && hn::MaxLanes(d) > 8) {
-    if (!RowsStartOnLines(src, src_stride, count)) {
-      CombineColumns<kType>(hn::CappedTag<float, 8>(), sink, j, n, src, src_stride, weights,
-                            count);
+  // Rows that do not all start on a multiple of a vector's load (64 bytes of float32, 32 of a
+  // 16-bit dtype), in half vectors on AVX-512: there many of their loads straddle two lines
+  // (every one of a float32 row off a line). 2x AA downscales of 200-wide planes ran 1.10-1.15x
+  // slower than on AVX2 in float32 and 1.34-1.57x in bfloat16 and float16; in half vectors
+  // 0.96-1.05. Rows on those multiples keep whole vectors (float32 512 -> 256: 0.89-0.95 of
+  // AVX2, 1.07 in halves).
+  if constexpr (hn::MaxLanes(d) > 8) {
+    if (!RowsStartOnMultiplesOf(hn::MaxLanes(d) * sizeof(Storage), src, src_stride, count)) {
+      CombineColumns<kType>(hn::CappedTag<float, 8>(), sink, j, n, src, src_stride, weights, count);
       return;
     }
   }
