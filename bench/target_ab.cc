@@ -10,6 +10,9 @@
 //
 //   build/bench/target_ab avx3 avx2 1 2 bilinear,8,8,128x128,256x256,fp32,channels_last,forward
 //
+// Targets are named as ACLNN_UPSAMPLE_SIMD names them: best, portable or a target's lower-case
+// Highway name.
+//
 // A case is a suite number or a shape as bench/compare_torch.py spells it:
 // OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last][,align_corners][,forward], OP one of
 // bilinear, bilinear_aa, bicubic, bicubic_aa, nearest, nearest_exact (the backward operator
@@ -26,10 +29,10 @@
 #include <vector>
 
 #include "acl_runner.h"
-#include "aclnn_upsample/version.h"
 #include "bench_suite.h"
 #include "hwy/targets.h"
 #include "kernels/kernels.h"
+#include "median.h"
 #include "suite_problem.h"
 #include "tool_error.h"
 
@@ -46,18 +49,17 @@ struct Options {
   std::vector<std::string> cases;
 };
 
-// The CPU's targets from `name` down: Highway dispatches to the best of them.
+// The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a
+// target's lower-case name): Highway dispatches to the best of them.
 int64_t TargetsFrom(const std::string& name) {
   const int64_t supported = hwy::SupportedTargets();
-  for (int64_t rest = supported; rest != 0; rest &= rest - 1) {
-    const int64_t target = rest & -rest;  // lowest bit: the best of the rest
-    std::string lower = hwy::TargetName(target);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower == name) return supported & ~(target - 1);
+  const aclnn_upsample::kernels::SimdSelection selection =
+      aclnn_upsample::kernels::SelectSimdTarget(name.c_str(), HWY_TARGETS, supported);
+  if (!selection.ignored.empty()) {
+    // The pin's message, less what the library does then ("; running the best, ...").
+    throw ToolError(selection.ignored.substr(0, selection.ignored.rfind("; running")));
   }
-  throw ToolError("target '" + name + "' is not one this CPU runs; expected one of " +
-                  aclnn_upsample_simd_targets() + " (lower case)");
+  return supported & ~selection.disabled;
 }
 
 void Dispatch(int64_t targets) { hwy::GetChosenTarget().Update(targets); }
@@ -96,11 +98,6 @@ SuiteCase ParseShape(const std::string& spec, std::string& command) {
   }
   shape.command = command.c_str();
   return shape;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 void RunCase(const Options& options, const AclSession& session, const std::string& spec) {

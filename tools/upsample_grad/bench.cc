@@ -10,6 +10,7 @@
 #include "aclnn_upsample/version.h"
 #include "bench_suite.h"
 #include "commands.h"
+#include "median.h"
 #include "parse_lists.h"
 #include "roofline.h"
 #include "suite_problem.h"
@@ -81,12 +82,6 @@ void PrintSuiteJson(std::ostream& out) {
         << (i + 1 < kBenchSuite.size() ? ",\n" : "\n");
   }
   out << "]\n";
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "median.h"
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <emmintrin.h>
 #define UPSAMPLE_GRAD_STREAMING_STORES 1
@@ -123,12 +125,6 @@ void WriteLines(float* destination, size_t floats) {
 }
 
 #endif
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
 
 // Runs `work(first_float, floats)` for each thread's share of `floats` (whole lines) on `threads`
 // threads, the calling one among them, and returns the wall time. Starting the threads costs tens
