@@ -356,13 +356,18 @@ def _gradient_for_a_long_call():
     """A gradient whose call takes at least 30 ms alone (at the thread count set), three times the
     floor the test below needs to tell anything: a fixed 8 x 32 x 256 x 256 took 11-13 ms on the
     2-core VM, and under CI's load some attempts ran under the 10 ms floor. The batch doubles until
-    the call is long enough, up to 64 (512 MiB)."""
+    the call is long enough, up to 64 (512 MiB). A call is timed by the faster of two: a first
+    call alone can take several times a later one (an Intel Xeon VM sized 8 at 30 ms, then ran
+    the three attempts under 10 ms)."""
     batch = 8
     while True:
         grad = np.ones((batch, 32, 256, 256), np.float32)
-        start = time.perf_counter()
-        _gil_test_call(grad)
-        if time.perf_counter() - start >= 0.03 or batch >= 64:
+        fastest = float("inf")
+        for _ in range(2):
+            start = time.perf_counter()
+            _gil_test_call(grad)
+            fastest = min(fastest, time.perf_counter() - start)
+        if fastest >= 0.03 or batch >= 64:
             return grad
         batch *= 2
 
