@@ -89,10 +89,16 @@ class LinePrefetchQueue {
   // The next line Issue prefetches, or null when none is queued.
   const char* NextLine() const { return rows_ > 0 ? next_row_ + offset_ : nullptr; }
 
+  // The loop runs on locals: on the members, each prefetch took five more instructions to load
+  // and store them (GCC 12 cannot keep them in registers across the prefetch), 10 % of the
+  // instructions of a bfloat16 2x backward's H pass.
   void IssueAll() {
-    for (; rows_ > 0; --rows_, next_row_ += stride_, offset_ = 0) {
-      for (size_t b = offset_; b < span_; b += kLineBytes) hwy::Prefetch(next_row_ + b);
+    const char* row = next_row_;
+    size_t begin = offset_;
+    for (size_t r = rows_; r > 0; --r, row += stride_, begin = 0) {
+      for (size_t b = begin; b < span_; b += kLineBytes) hwy::Prefetch(row + b);
     }
+    Clear();
   }
 
  private:
@@ -128,19 +134,20 @@ class SourcePrefetcher {
         queue_(row_bytes_, row_elements * element_bytes) {
     // The band's first and last source rows (nothing past the last is touched), the rows a
     // result row advances by on average, and whether any result row takes the many-tap form.
-    int64_t first_row = -1;
-    size_t first_i = row_begin, last_i = row_begin;
-    for (size_t i = row_begin; i < row_end; ++i) {
-      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-      if (count == 0) continue;
-      if (first_row < 0) {
-        first_row = runs.first[i];
-        first_i = i;
-      }
-      last_row_ = runs.first[i] + count - 1;
-      last_i = i;
-      spread_ = spread_ || UseManyTapForm(static_cast<size_t>(count), src_stride, element_bytes);
-    }
+    const auto count_of = [&](size_t i) {
+      return runs.weight_offset[i + 1] - runs.weight_offset[i];
+    };
+    size_t first_i = row_begin, last_i = row_end;
+    while (first_i < row_end && count_of(first_i) == 0) ++first_i;
+    while (last_i > first_i && count_of(last_i - 1) == 0) --last_i;
+    if (first_i == row_end) return;  // no row reads the source
+    --last_i;
+    const int64_t first_row = runs.first[first_i];
+    last_row_ = runs.first[last_i] + count_of(last_i) - 1;
+    // UseManyTapForm only grows with the count: the band's longest run decides.
+    int32_t longest = 0;
+    for (size_t i = first_i; i <= last_i; ++i) longest = std::max(longest, count_of(i));
+    spread_ = UseManyTapForm(static_cast<size_t>(longest), src_stride, element_bytes);
     const int64_t advance =
         last_i > first_i
             ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
