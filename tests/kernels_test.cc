@@ -962,6 +962,76 @@ TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
   EXPECT_EQ(at_once.Ahead(3), nullptr);
 }
 
+// Rows whose runs do not repeat (64 -> 127 and the like) run the periodic kernels from a table of
+// one pattern per vector (FindRowTableInterior), bit for bit the exact runs: result lengths
+// around every multiple of this target's lanes up to nine vectors and more, upsampled by about
+// 2 and 4/3 and downsampled by 3/4, bilinear and bicubic AA, as gathers (forward) and as
+// transposed matrices (backward).
+TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
+  const int64_t lanes = TargetLanes();
+  const bool power_of_two = (lanes & (lanes - 1)) == 0;
+  int tables = 0, overhang_tables = 0, two_load_tables = 0, several_vector_tables = 0;
+  for (int64_t length = 2 * lanes - 1; length <= SweepEnd(lanes) + 1; ++length) {
+    for (const int64_t other : {length / 2 + 1, length * 3 / 4 + 1, length * 4 / 3 + 1}) {
+      for (bool bicubic : {false, true}) {
+        for (bool transposed : {true, false}) {
+          const AxisSpec spec = transposed ? AxisSpec{length, other} : AxisSpec{other, length};
+          const ForwardAxis forward =
+              bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
+          const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
+          const PeriodicInterior table =
+              FindRowTableInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                                   1, size_t{1} << 20);
+          if (!power_of_two) {
+            ASSERT_EQ(table.lanes, 0);
+            continue;
+          }
+          if (table.lanes == 0) continue;
+          const std::string where = "length " + std::to_string(length) + " from " +
+                                    std::to_string(other) + (bicubic ? " bicubic" : " bilinear") +
+                                    (transposed ? " transposed" : " gather");
+          ASSERT_EQ(table.lanes, lanes) << where;
+          ASSERT_LT(table.overhang, lanes) << where;
+          ASSERT_LE(table.begin + int64_t{table.vectors} * lanes + table.overhang,
+                    exact.result_size)
+              << where;
+          ASSERT_EQ(table.patterns, table.vectors + (table.overhang > 0 ? 1 : 0)) << where;
+          ASSERT_LE(table.span, 2 * lanes) << where;
+          ++tables;
+          if (table.overhang > 0) ++overhang_tables;
+          if (table.span > lanes) ++two_load_tables;
+          if (table.vectors >= 3) ++several_vector_tables;
+          ExpectPeriodicRowsMatchExactRuns(exact, table, where);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+  if (!power_of_two) return;
+  EXPECT_GT(tables, 0);
+  EXPECT_GT(several_vector_tables, 0);
+  EXPECT_GT(two_load_tables, 0);
+  if (lanes > 1) EXPECT_GT(overhang_tables, 0);
+}
+
+TEST(RowTableInterior, NoneWhereTheTablesWouldNotFitOrTheTapsSpreadTooFar) {
+  const AxisRuns upscale = AsGather(BuildBilinearAxis(AxisSpec{64, 127}));
+  const PeriodicInterior table = FindRowTableInterior(upscale, 16, 8, 2, 12 * 1024);
+  ASSERT_EQ(table.lanes, 16);
+  EXPECT_EQ(table.begin, 0);  // every run of a bilinear upscale has one or two taps
+  EXPECT_EQ(table.vectors, 7);
+  EXPECT_EQ(table.overhang, 127 - 7 * 16);
+  EXPECT_EQ(table.taps, 2);
+  // 8 patterns x 2 taps x 16 lanes x 8 bytes = 2 KiB.
+  EXPECT_EQ(FindRowTableInterior(upscale, 16, 8, 2, 2047).lanes, 0);
+  EXPECT_EQ(FindRowTableInterior(upscale, 16, 8, 2, 2048).lanes, 16);
+  EXPECT_EQ(FindRowTableInterior(upscale, 12, 8, 2, 1 << 20).lanes, 0);  // lanes by a mask
+  EXPECT_EQ(FindRowTableInterior(upscale, 16, 8, 8, 1 << 20).lanes, 0);  // 7 whole vectors
+  // A 3x bilinear downscale gathers 16 results from 48 source columns: past two vectors.
+  const AxisRuns downscale = AsGather(BuildBilinearAxis(AxisSpec{381, 127}));
+  EXPECT_EQ(FindRowTableInterior(downscale, 16, 8, 1, 1 << 20).lanes, 0);
+}
+
 TEST(PeriodicInterior, FoundForSevenEighthsWithAPatternPerStart) {
   for (bool bicubic : {false, true}) {
     const AxisSpec spec{256, 224, false, 0.0};

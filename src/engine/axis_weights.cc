@@ -287,6 +287,84 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
 
 }  // namespace
 
+PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
+                                      int32_t min_vectors, size_t max_table_bytes) {
+  if (lanes < 1 || (lanes & (lanes - 1)) != 0 || min_vectors < 1) return {};
+  const int32_t length = axis.result_size;
+  if (length < int64_t{lanes} * min_vectors) return {};
+  // The interior: the indices around the middle whose runs have 1 to max_taps taps.
+  const auto fits = [&](int32_t i) {
+    const int32_t count = axis.count(i);
+    return count >= 1 && count <= max_taps;
+  };
+  const int32_t middle = (length - 1) / 2;
+  if (!fits(middle)) return {};
+  int32_t begin = middle, end = middle + 1;
+  while (begin > 0 && fits(begin - 1)) --begin;
+  while (end < length && fits(end)) ++end;
+  const int32_t vectors = (end - begin) / lanes;
+  if (vectors < min_vectors) return {};
+  const int32_t overhang = (end - begin) - vectors * lanes;
+  // A pattern per whole vector, and one more for the overhanging vector.
+  const int32_t patterns = vectors + (overhang > 0 ? 1 : 0);
+  const auto start_of = [&](int32_t t) {
+    return begin + (t < vectors ? t * lanes : (vectors - 1) * lanes + overhang);
+  };
+  int32_t taps = 0, span = 0;
+  std::vector<int32_t> bases(static_cast<size_t>(patterns));
+  for (int32_t t = 0; t < patterns; ++t) {
+    const int32_t start = start_of(t);
+    int32_t lowest = axis.first[start], highest = 0;
+    for (int32_t l = 0; l < lanes; ++l) {
+      lowest = std::min(lowest, axis.first[start + l]);
+      highest = std::max(highest, axis.first[start + l] + axis.count(start + l));
+      taps = std::max(taps, axis.count(start + l));
+    }
+    bases[static_cast<size_t>(t)] = lowest;
+    span = std::max(span, highest - lowest);
+  }
+  const size_t table_bytes = static_cast<size_t>(patterns) * static_cast<size_t>(taps) *
+                             static_cast<size_t>(lanes) * (sizeof(int32_t) + sizeof(float));
+  if (span > 2 * lanes || table_bytes > max_table_bytes) return {};
+  PeriodicInterior table;
+  table.lanes = lanes;
+  table.begin = begin;
+  table.vectors = vectors;
+  table.patterns = patterns;
+  table.overhang = overhang;
+  table.overhang_pattern = overhang > 0 ? vectors : 0;
+  table.overhang_base = overhang > 0 ? bases.back() : 0;
+  table.base = bases[0];
+  table.taps = taps;
+  table.span = span;
+  const auto at = [&](int32_t t, int32_t k, int32_t l) {
+    return (static_cast<size_t>(t) * taps + k) * lanes + l;
+  };
+  table.counts.assign(static_cast<size_t>(patterns) * lanes, 0);
+  table.index.assign(static_cast<size_t>(patterns) * taps * lanes, 0);
+  table.weights.assign(static_cast<size_t>(patterns) * taps * lanes, 0.0f);
+  table.next_pattern.resize(static_cast<size_t>(patterns));
+  table.base_step.resize(static_cast<size_t>(patterns));
+  for (int32_t t = 0; t < patterns; ++t) {
+    const int32_t start = start_of(t);
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int32_t count = axis.count(start + l);
+      const int32_t offset = axis.weight_offset[start + l];
+      table.counts[static_cast<size_t>(t) * lanes + l] = count;
+      for (int32_t k = 0; k < count; ++k) {
+        table.index[at(t, k, l)] = axis.first[start + l] + k - bases[static_cast<size_t>(t)];
+        table.weights[at(t, k, l)] = axis.weights[offset + k];
+      }
+    }
+    // Vector t + 1 follows vector t; the last whole one's successor is never run.
+    const int32_t next = t + 1 < vectors ? t + 1 : 0;
+    table.next_pattern[static_cast<size_t>(t)] = next;
+    table.base_step[static_cast<size_t>(t)] =
+        bases[static_cast<size_t>(next)] - bases[static_cast<size_t>(t)];
+  }
+  return table;
+}
+
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors, int32_t channels) {
   // Power-of-two lanes only: the kernels find a tap's lane with a mask.

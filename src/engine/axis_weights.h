@@ -170,6 +170,14 @@ inline constexpr int32_t kMaxPeriodicPatterns = 24;
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors, int32_t channels = 1);
 
+// The periodic form's tables for a row whose runs do not repeat (odd sizes such as 64 -> 127):
+// every vector of the interior (the indices around the middle with 1 to `max_taps` taps) is a
+// pattern of its own, vector t followed by vector t + 1, and an overhanging last vector one more.
+// None (lanes == 0) where a vector's taps span more than two vectors, fewer than `min_vectors`
+// fit, or the tables (patterns x taps x lanes x 8 bytes) would exceed `max_table_bytes`.
+PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
+                                      int32_t min_vectors, size_t max_table_bytes);
+
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const AxisRuns& axis);
 

@@ -24,6 +24,7 @@ constexpr int64_t kMinChannelsLastChannels = 8;
 constexpr int64_t kMaxChannelBlock = 512;
 // A periodic interior pays once it fills a few vectors (else the blocked form serves).
 constexpr int32_t kMinPeriodicVectors = 2;
+constexpr size_t kMaxRowTableBytes = 12 * 1024;
 // Blocked W-pass weights beyond this many floats are not worth their memory.
 constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
@@ -207,6 +208,11 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
       schedule->w_blocked.lanes > 0 ? schedule->w_blocked.window_steps : TapCount(axis_w);
   schedule->w_periodic = FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes),
                                               kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
+  if (schedule->w_periodic.lanes == 0) {
+    schedule->w_periodic = FindRowTableInterior(axis_w, static_cast<int32_t>(lanes),
+                                                kernels::kMaxPeriodicTaps, kMinPeriodicVectors,
+                                                kMaxRowTableBytes);
+  }
   if (schedule->w_periodic.lanes == 0) return other_steps;
   const int64_t periodic_steps = PeriodicRowSteps(schedule->w_periodic, result_w, lanes);
   if (periodic_steps < other_steps) {
