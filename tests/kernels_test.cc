@@ -976,12 +976,10 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
       for (bool bicubic : {false, true}) {
         for (bool transposed : {true, false}) {
           const AxisSpec spec = transposed ? AxisSpec{length, other} : AxisSpec{other, length};
-          const ForwardAxis forward =
-              bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
+          const ForwardAxis forward = bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
           const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
-          const PeriodicInterior table =
-              FindRowTableInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                                   1, size_t{1} << 20);
+          const PeriodicInterior table = FindRowTableInterior(
+              exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1, size_t{1} << 20);
           if (!power_of_two) {
             ASSERT_EQ(table.lanes, 0);
             continue;

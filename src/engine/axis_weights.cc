@@ -170,6 +170,37 @@ UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, in
 
 namespace {
 
+// The lane tables of `interior` (its lanes, taps and patterns set): pattern t's lane l is
+// element e = start_of(t) + l, whose run is run_of(e) and whose first column is first_at(e), its
+// taps `channels` columns apart, each tap's column counted from the pattern's base. Also sizes
+// the per-pattern successor tables for the caller to fill.
+template <class StartOf, class RunOf, class FirstAt>
+void FillLaneTables(const AxisRuns& axis, const std::vector<int32_t>& bases, int32_t channels,
+                    StartOf start_of, RunOf run_of, FirstAt first_at, PeriodicInterior* interior) {
+  const auto lanes = static_cast<size_t>(interior->lanes);
+  const auto taps = static_cast<size_t>(interior->taps);
+  const auto patterns = static_cast<size_t>(interior->patterns);
+  interior->counts.assign(patterns * lanes, 0);
+  interior->index.assign(patterns * taps * lanes, 0);
+  interior->weights.assign(patterns * taps * lanes, 0.0f);
+  interior->next_pattern.resize(patterns);
+  interior->base_step.resize(patterns);
+  for (size_t t = 0; t < patterns; ++t) {
+    const int64_t start = start_of(static_cast<int32_t>(t));
+    for (size_t l = 0; l < lanes; ++l) {
+      const int64_t e = start + static_cast<int64_t>(l);
+      const int32_t run = run_of(e);
+      const int32_t count = axis.count(run);
+      interior->counts[t * lanes + l] = count;
+      for (int32_t k = 0; k < count; ++k) {
+        const size_t at = (t * taps + static_cast<size_t>(k)) * lanes + l;
+        interior->index[at] = first_at(e) + k * channels - bases[t];
+        interior->weights[at] = axis.weights[axis.weight_offset[run] + k];
+      }
+    }
+  }
+}
+
 // The periodic interior of `period` around the middle of the axis (FindPeriodicInterior), over
 // rows of pixels of `channels` interleaved channels: element e = i * channels + c is channel c
 // of index i, and its taps lie `channels` elements apart. None: lanes == 0.
@@ -246,25 +277,11 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
   periodic.base = bases[0];
   periodic.taps = taps;
   periodic.span = span;
-  const auto table = [&](int32_t t, int32_t k, int32_t l) {
-    return (static_cast<size_t>(t) * taps + k) * lanes + l;
-  };
-  periodic.counts.assign(static_cast<size_t>(patterns) * lanes, 0);
-  periodic.index.assign(static_cast<size_t>(patterns) * taps * lanes, 0);
-  periodic.weights.assign(static_cast<size_t>(patterns) * taps * lanes, 0.0f);
-  periodic.next_pattern.resize(static_cast<size_t>(patterns));
-  periodic.base_step.resize(static_cast<size_t>(patterns));
+  FillLaneTables(
+      axis, bases, channels, [&](int32_t t) { return int64_t{t} * starts; },
+      [&](int64_t j) { return static_cast<int32_t>(run_of(j)); }, first_at, &periodic);
   for (int32_t t = 0; t < patterns; ++t) {
     const int64_t start = int64_t{t} * starts;
-    for (int32_t l = 0; l < lanes; ++l) {
-      const int32_t count = count_at(start + l);
-      const int32_t offset = axis.weight_offset[run_of(start + l)];
-      periodic.counts[static_cast<size_t>(t) * lanes + l] = count;
-      for (int32_t k = 0; k < count; ++k) {
-        periodic.index[table(t, k, l)] = first_at(start + l) + k * channels - bases[t];
-        periodic.weights[table(t, k, l)] = axis.weights[offset + k];
-      }
-    }
     // The next vector starts `lanes` later: its start within the period and its base.
     const int64_t next = start + lanes;
     periodic.next_pattern[t] = static_cast<int32_t>(next % element_period) / starts;
@@ -337,25 +354,10 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   table.base = bases[0];
   table.taps = taps;
   table.span = span;
-  const auto at = [&](int32_t t, int32_t k, int32_t l) {
-    return (static_cast<size_t>(t) * taps + k) * lanes + l;
-  };
-  table.counts.assign(static_cast<size_t>(patterns) * lanes, 0);
-  table.index.assign(static_cast<size_t>(patterns) * taps * lanes, 0);
-  table.weights.assign(static_cast<size_t>(patterns) * taps * lanes, 0.0f);
-  table.next_pattern.resize(static_cast<size_t>(patterns));
-  table.base_step.resize(static_cast<size_t>(patterns));
+  FillLaneTables(
+      axis, bases, 1, start_of, [](int64_t e) { return static_cast<int32_t>(e); },
+      [&](int64_t e) { return axis.first[e]; }, &table);
   for (int32_t t = 0; t < patterns; ++t) {
-    const int32_t start = start_of(t);
-    for (int32_t l = 0; l < lanes; ++l) {
-      const int32_t count = axis.count(start + l);
-      const int32_t offset = axis.weight_offset[start + l];
-      table.counts[static_cast<size_t>(t) * lanes + l] = count;
-      for (int32_t k = 0; k < count; ++k) {
-        table.index[at(t, k, l)] = axis.first[start + l] + k - bases[static_cast<size_t>(t)];
-        table.weights[at(t, k, l)] = axis.weights[offset + k];
-      }
-    }
     // Vector t + 1 follows vector t; the last whole one's successor is never run.
     const int32_t next = t + 1 < vectors ? t + 1 : 0;
     table.next_pattern[static_cast<size_t>(t)] = next;

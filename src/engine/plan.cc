@@ -209,9 +209,9 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   schedule->w_periodic = FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes),
                                               kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
   if (schedule->w_periodic.lanes == 0) {
-    schedule->w_periodic = FindRowTableInterior(axis_w, static_cast<int32_t>(lanes),
-                                                kernels::kMaxPeriodicTaps, kMinPeriodicVectors,
-                                                kMaxRowTableBytes);
+    schedule->w_periodic =
+        FindRowTableInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                             kMinPeriodicVectors, kMaxRowTableBytes);
   }
   if (schedule->w_periodic.lanes == 0) return other_steps;
   const int64_t periodic_steps = PeriodicRowSteps(schedule->w_periodic, result_w, lanes);
