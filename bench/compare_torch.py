@@ -132,6 +132,11 @@ EXTRA_SHAPES = [
     # streamed, the rest were cached, and 16-bit rows ended through a buffer.
     "bilinear,8,64,64x64,127x127,fp32,forward",
     "bilinear,8,64,64x64,127x127,bf16,forward",
+    # RGB images resized to an odd size (Inception's 299), whose W runs never repeat: the
+    # blocked W form until session 22, the periodic kernels from a table of one pattern per
+    # vector since.
+    "bilinear,8,3,256x256,299x299,fp32,channels_last,forward",
+    "bicubic,8,3,224x224,299x299,fp32,forward",
 ]
 
 
