@@ -170,6 +170,38 @@ UniformInterior FindUniformInterior(const AxisRuns& axis, int32_t min_length, in
 
 namespace {
 
+// The extent of each lane pattern: pattern t's lane l is element e = start_of(t) + l, whose run
+// is run_of(e) and whose first column is first_at(e), its taps `channels` columns apart. A
+// pattern's base is the lowest column its lanes with taps read (-1 where none has a tap); the
+// taps are the longest run, the span the most columns any pattern reads from its base.
+struct PatternExtent {
+  std::vector<int32_t> bases;
+  int32_t taps = 0, span = 0;
+};
+
+template <class StartOf, class RunOf, class FirstAt>
+PatternExtent MeasurePatterns(const AxisRuns& axis, int32_t patterns, int32_t lanes,
+                              int32_t channels, StartOf start_of, RunOf run_of, FirstAt first_at) {
+  PatternExtent extent;
+  extent.bases.assign(static_cast<size_t>(patterns), -1);
+  for (int32_t t = 0; t < patterns; ++t) {
+    const int64_t start = start_of(t);
+    int32_t& base = extent.bases[static_cast<size_t>(t)];
+    for (int32_t l = 0; l < lanes; ++l) {
+      if (axis.count(run_of(start + l)) > 0 && (base < 0 || first_at(start + l) < base)) {
+        base = first_at(start + l);
+      }
+    }
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int32_t count = axis.count(run_of(start + l));
+      if (count == 0) continue;
+      extent.taps = std::max(extent.taps, count);
+      extent.span = std::max(extent.span, first_at(start + l) + (count - 1) * channels + 1 - base);
+    }
+  }
+  return extent;
+}
+
 // The lane tables of `interior` (its lanes, taps and patterns set): pattern t's lane l is
 // element e = start_of(t) + l, whose run is run_of(e) and whose first column is first_at(e), its
 // taps `channels` columns apart, each tap's column counted from the pattern's base. Also sizes
@@ -236,50 +268,31 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
     return (axis.first[run_of(j)] + static_cast<int32_t>(index / period) * shift) * channels +
            static_cast<int32_t>(j % channels);
   };
-  const auto count_at = [&](int64_t j) { return axis.count(run_of(j)); };
   const int32_t element_period = period * channels;
   // A vector may start at any multiple of the gcd of the period and the lanes within the
   // period; each such start has its own lane pattern.
   const int32_t starts = std::gcd(element_period, lanes);
   const int32_t patterns = element_period / starts;
   if (patterns > kMaxPeriodicPatterns) return {};
-  // The lowest column the vector starting at j reads (its base), or -1 without taps.
-  const auto lowest_at = [&](int64_t j) {
-    int32_t lowest = -1;
-    for (int32_t l = 0; l < lanes; ++l) {
-      if (count_at(j + l) > 0 && (lowest < 0 || first_at(j + l) < lowest)) {
-        lowest = first_at(j + l);
-      }
-    }
-    return lowest;
-  };
   PeriodicInterior periodic;
   periodic.lanes = lanes;
   periodic.period = element_period;
   periodic.shift = shift * channels;
   periodic.begin = begin * channels;
   periodic.patterns = patterns;
-  int32_t taps = 0, span = 0;
-  std::vector<int32_t> bases(static_cast<size_t>(patterns));
-  for (int32_t t = 0; t < patterns; ++t) {
-    const int64_t start = int64_t{t} * starts;
-    bases[t] = lowest_at(start);
-    for (int32_t l = 0; l < lanes; ++l) {
-      const int32_t count = count_at(start + l);
-      if (count == 0) continue;
-      taps = std::max(taps, count);
-      span = std::max(span, first_at(start + l) + (count - 1) * channels + 1 - bases[t]);
-    }
-  }
-  if (taps == 0 || span > 2 * lanes || std::find(bases.begin(), bases.end(), -1) != bases.end()) {
+  const auto start_of = [&](int32_t t) { return int64_t{t} * starts; };
+  const auto run_index = [&](int64_t j) { return static_cast<int32_t>(run_of(j)); };
+  const PatternExtent extent =
+      MeasurePatterns(axis, patterns, lanes, channels, start_of, run_index, first_at);
+  const std::vector<int32_t>& bases = extent.bases;
+  if (extent.taps == 0 || extent.span > 2 * lanes ||
+      std::find(bases.begin(), bases.end(), -1) != bases.end()) {
     return {};
   }
   periodic.base = bases[0];
-  periodic.taps = taps;
-  periodic.span = span;
-  FillLaneTables(
-      axis, bases, channels, [&](int32_t t) { return int64_t{t} * starts; },
-      [&](int64_t j) { return static_cast<int32_t>(run_of(j)); }, first_at, &periodic);
+  periodic.taps = extent.taps;
+  periodic.span = extent.span;
+  FillLaneTables(axis, bases, channels, start_of, run_index, first_at, &periodic);
   for (int32_t t = 0; t < patterns; ++t) {
     const int64_t start = int64_t{t} * starts;
     // The next vector starts `lanes` later: its start within the period and its base.
@@ -327,22 +340,16 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   const auto start_of = [&](int32_t t) {
     return begin + (t < vectors ? t * lanes : (vectors - 1) * lanes + overhang);
   };
-  int32_t taps = 0, span = 0;
-  std::vector<int32_t> bases(static_cast<size_t>(patterns));
-  for (int32_t t = 0; t < patterns; ++t) {
-    const int32_t start = start_of(t);
-    int32_t lowest = axis.first[start], highest = 0;
-    for (int32_t l = 0; l < lanes; ++l) {
-      lowest = std::min(lowest, axis.first[start + l]);
-      highest = std::max(highest, axis.first[start + l] + axis.count(start + l));
-      taps = std::max(taps, axis.count(start + l));
-    }
-    bases[static_cast<size_t>(t)] = lowest;
-    span = std::max(span, highest - lowest);
-  }
+  const auto run_index = [](int64_t e) { return static_cast<int32_t>(e); };
+  const auto first_at = [&](int64_t e) { return axis.first[e]; };
+  // Every lane has a tap (the interior's runs have at least one), so every pattern has a base.
+  const PatternExtent extent =
+      MeasurePatterns(axis, patterns, lanes, 1, start_of, run_index, first_at);
+  const std::vector<int32_t>& bases = extent.bases;
+  const int32_t taps = extent.taps;
   const size_t table_bytes = static_cast<size_t>(patterns) * static_cast<size_t>(taps) *
                              static_cast<size_t>(lanes) * (sizeof(int32_t) + sizeof(float));
-  if (span > 2 * lanes || table_bytes > max_table_bytes) return {};
+  if (extent.span > 2 * lanes || table_bytes > max_table_bytes) return {};
   PeriodicInterior table;
   table.lanes = lanes;
   table.begin = begin;
@@ -353,10 +360,8 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   table.overhang_base = overhang > 0 ? bases.back() : 0;
   table.base = bases[0];
   table.taps = taps;
-  table.span = span;
-  FillLaneTables(
-      axis, bases, 1, start_of, [](int64_t e) { return static_cast<int32_t>(e); },
-      [&](int64_t e) { return axis.first[e]; }, &table);
+  table.span = extent.span;
+  FillLaneTables(axis, bases, 1, start_of, run_index, first_at, &table);
   for (int32_t t = 0; t < patterns; ++t) {
     // Vector t + 1 follows vector t; the last whole one's successor is never run.
     const int32_t next = t + 1 < vectors ? t + 1 : 0;
