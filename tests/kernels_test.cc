@@ -467,6 +467,65 @@ TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
   }
 }
 
+// A group of result rows combined a column chunk at a time (the interleaved H-first pass): the
+// bits of a CombineRowsFrom call per row, for every dtype, widths around the vectors and the
+// chunk, runs of the many-tap form (17 rows of more than 16 KiB), short runs and empty ones, any
+// row range, NaN and Inf included, and nothing written past a row's n columns.
+TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
+  const std::vector<int32_t> first = {0, 4, 0, 8, 12, 2, 3};
+  const std::vector<int32_t> counts = {17, 17, 0, 3, 1, 17, 2};
+  std::vector<int32_t> weight_offset = {0};
+  for (int32_t count : counts) weight_offset.push_back(weight_offset.back() + count);
+  const std::vector<float> weights = Random(static_cast<size_t>(weight_offset.back()), 61);
+  const kernels::RowRuns runs{first.data(), weight_offset.data(), weights.data()};
+  const size_t source_rows = 21, chunk = kernels::kRowChunkColumns;
+  const size_t lanes = static_cast<size_t>(TargetLanes());
+  std::mt19937 rng(59);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    for (size_t n : {size_t{1}, lanes - 1, lanes, 4 * lanes + 1, chunk - 1, chunk, chunk + 1,
+                     2 * chunk + 3 * lanes + 5}) {
+      if (n == 0) continue;
+      const auto stride = static_cast<ptrdiff_t>(n + 5);
+      RowsInDType rows = RandomRowsIn(dtype, source_rows * stride, rng);
+      rows.floats[9 * stride + n / 2] = NAN;  // in the runs of rows 0, 1, 3 and 5
+      rows.halves[9 * stride + n / 2] = 0x7FC0;
+      rows.floats[3 * stride + n - 1] = -INFINITY;
+      rows.halves[3 * stride + n - 1] = dtype == DType::kFloat16 ? 0xFC00 : 0xFF80;
+      const char* const storage = dtype == DType::kFloat32
+                                      ? reinterpret_cast<const char*>(rows.floats.data())
+                                      : reinterpret_cast<const char*>(rows.halves.data());
+      const auto dst_stride = static_cast<ptrdiff_t>(n + 7);
+      for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, 7}, {1, 4}, {5, 7}, {2, 3}}) {
+        // Source rows from the range's first row with a run on, as a band passes them.
+        int64_t row0 = static_cast<int64_t>(source_rows);
+        for (size_t i = begin; i < end; ++i) {
+          if (counts[i] > 0) row0 = std::min<int64_t>(row0, first[i]);
+        }
+        std::vector<float> actual((end - begin) * static_cast<size_t>(dst_stride), 777.0f);
+        kernels::CombineRowGroupFrom(runs, begin, end, dtype, storage + row0 * stride * elem,
+                                     stride, row0, n, actual.data(), dst_stride);
+        std::vector<float> expected(n);
+        for (size_t i = begin; i < end; ++i) {
+          const int64_t row = counts[i] > 0 ? first[i] : 0;
+          kernels::CombineRowsFrom(dtype, expected.data(), n, storage + row * stride * elem,
+                                   stride, weights.data() + weight_offset[i],
+                                   static_cast<size_t>(counts[i]));
+          const float* const got = actual.data() + (i - begin) * static_cast<size_t>(dst_stride);
+          for (size_t j = 0; j < n; ++j) {
+            ASSERT_EQ(BitsOrNaN(got[j]), BitsOrNaN(expected[j]))
+                << DTypeName(dtype) << " n " << n << " rows " << begin << ".." << end << " row "
+                << i << " j " << j;
+          }
+          for (size_t j = n; j < static_cast<size_t>(dst_stride); ++j) {
+            ASSERT_EQ(got[j], 777.0f) << "written past row " << i << " at " << j;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(KernelsOnEveryTarget, CombineRowsResultDoesNotDependOnRowPosition) {
   // Two unrolled blocks, a single vector and the longest tail (none for one lane), each
   // element computed alone against its place in the whole row.

@@ -587,20 +587,29 @@ class InterleavedTask {
                      InPlaceResultStores(schedule_));
   }
 
-  // Per result row: the H pass over whole source pixel rows (read in place in any dtype), then
-  // the W pass straight into the result row.
+  // Per group of kInterleavedGroupRows result rows: the H pass over whole source pixel rows (read
+  // in place in any dtype, a column chunk of the whole group at a time), then each row's W pass
+  // straight into its result row.
   void RunHFirst() {
-    const AxisRuns& ax_h = problem_.axis_h;
     const size_t source_row = channels_ * source_w_;
-    float* const h_row = scratch_.source.Span(0, source_row);
-    float* const planar = scratch_.source.Span(source_row, PlanarFloats());
-    for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
-      const int64_t first = RunRowOffset(ax_h, hi, 0);
-      CombineRowsFrom(problem_.dtype, h_row, source_row, SourceRow(first), problem_.source.stride_h,
-                      ax_h.weights.data() + ax_h.weight_offset[hi], ax_h.count(hi));
-      float* const dst = ResultRowAsFloat(hi);
-      WPassRow(h_row, planar, dst);
-      StoreResultRow(hi, dst);
+    const size_t h_row_stride = InterleavedRowFloats(source_row);
+    const size_t group_rows = kInterleavedGroupRows;
+    float* const h_rows = scratch_.source.Span(0, group_rows * h_row_stride);
+    float* const planar = scratch_.source.Span(group_rows * h_row_stride, PlanarFloats());
+    const RowRuns runs = HeightRuns(problem_.axis_h);
+    const auto end = static_cast<size_t>(band_.result_row_end);
+    for (auto begin = static_cast<size_t>(band_.result_row_begin); begin < end;
+         begin += group_rows) {
+      const size_t group_end = std::min(end, begin + group_rows);
+      kernels::CombineRowGroupFrom(runs, begin, group_end, problem_.dtype, SourceRow(0),
+                                   problem_.source.stride_h, 0, source_row, h_rows,
+                                   static_cast<ptrdiff_t>(h_row_stride));
+      for (size_t hi = begin; hi < group_end; ++hi) {
+        const auto h = static_cast<int64_t>(hi);
+        float* const dst = ResultRowAsFloat(h);
+        WPassRow(h_rows + (hi - begin) * h_row_stride, planar, dst);
+        StoreResultRow(h, dst);
+      }
     }
   }
 

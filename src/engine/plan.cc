@@ -463,9 +463,10 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
 }
 
 // Interleaved scratch per slot (execute.cc, InterleavedTask, uses exactly these buffers): the
-// source buffer holds a row of pixels as float (W first: a converted source row, only for 16-bit
-// sources; H first: the H pass's row) followed by its C planar rows; the result buffer holds the
-// C gathered planar rows followed, for 16-bit results, by the interleaved row to convert.
+// source buffer holds pixel rows as float (W first: a converted source row, only for 16-bit
+// sources; H first: the H pass's group of kInterleavedGroupRows rows) followed by the C planar rows
+// of one; the result buffer holds the C gathered planar rows followed, for 16-bit results, by
+// the interleaved row to convert.
 ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
   const bool f32 = problem.dtype == DType::kFloat32;
   const size_t channels = static_cast<size_t>(problem.result.c);
@@ -479,7 +480,11 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
   // GatherThroughPlanarRows splits them.
   const size_t planar_rows =
       channels * kernels::GroupRowFloats(static_cast<size_t>(problem.source.w));
-  scratch.source_floats = (f32 && !schedule.h_pass_first ? 0 : source_row) + planar_rows;
+  size_t pixel_rows = f32 ? 0 : source_row;
+  if (schedule.h_pass_first) {
+    pixel_rows = kInterleavedGroupRows * InterleavedRowFloats(source_row);
+  }
+  scratch.source_floats = pixel_rows + planar_rows;
   // W first, the H pass writes result rows in place (16-bit ones rounded in registers); H first,
   // 16-bit result rows are gathered as floats and converted.
   scratch.result_floats = result_row + (f32 || !schedule.h_pass_first ? 0 : result_row);

@@ -140,6 +140,12 @@ struct CpuSchedule {
   uint64_t workspace_bytes = 0;
 };
 
+// The interleaved H-first pass combines kInterleavedGroupRows result rows per call
+// (kernels::CombineRowGroupFrom) into float rows InterleavedRowFloats(source row floats) apart,
+// whole cache lines each.
+inline constexpr size_t kInterleavedGroupRows = 4;
+inline constexpr size_t InterleavedRowFloats(size_t n) { return (n + 15) / 16 * 16; }
+
 struct Plan {
   ResampleProblem problem;
   CpuSchedule schedule;

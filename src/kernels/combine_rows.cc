@@ -213,6 +213,42 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
   }
 }
 
+template <DType kType>
+void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
+                       ptrdiff_t src_stride, int64_t src_row0, size_t n, float* HWY_RESTRICT dst,
+                       ptrdiff_t dst_stride) {
+  using Storage = typename DTypeTraits<kType>::Storage;
+  // Every element's sum is its own chain of operations in tap order, so the chunks change no
+  // bits; each chunk starts a whole number of vectors into its row, keeping the row's alignment.
+  for (size_t column = 0; column < n; column += kRowChunkColumns) {
+    const size_t columns = std::min(kRowChunkColumns, n - column);
+    for (size_t i = row_begin; i < row_end; ++i) {
+      const int32_t begin = runs.weight_offset[i];
+      const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);
+      const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
+      const Storage* const rows = static_cast<const Storage*>(src) + row * src_stride + column;
+      float* const out = dst + static_cast<ptrdiff_t>(i - row_begin) * dst_stride + column;
+      CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
+    }
+  }
+}
+
+void CombineRowGroupFromImpl(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
+                             const void* src, ptrdiff_t src_stride, int64_t src_row0, size_t n,
+                             float* HWY_RESTRICT dst, ptrdiff_t dst_stride) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return CombineRowGroupOf<DType::kFloat32>(runs, row_begin, row_end, src, src_stride, src_row0,
+                                                n, dst, dst_stride);
+    case DType::kFloat16:
+      return CombineRowGroupOf<DType::kFloat16>(runs, row_begin, row_end, src, src_stride, src_row0,
+                                                n, dst, dst_stride);
+    case DType::kBFloat16:
+      return CombineRowGroupOf<DType::kBFloat16>(runs, row_begin, row_end, src, src_stride,
+                                                 src_row0, n, dst, dst_stride);
+  }
+}
+
 void CombineRowPairFromImpl(DType dtype, float* HWY_RESTRICT dst0, float* HWY_RESTRICT dst1,
                             size_t n, const void* src, ptrdiff_t src_stride,
                             const float* HWY_RESTRICT weights0, size_t count0, size_t shift1,
@@ -243,6 +279,7 @@ HWY_EXPORT(CombineRowsImpl);
 HWY_EXPORT(CombineRowRunsToImpl);
 HWY_EXPORT(CombineRowsFromImpl);
 HWY_EXPORT(CombineRowPairFromImpl);
+HWY_EXPORT(CombineRowGroupFromImpl);
 
 void CombineRows(float* dst, size_t n, const float* src, ptrdiff_t src_stride, const float* weights,
                  size_t count, ResultStores stores) {
@@ -266,6 +303,13 @@ void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const v
                         const float* weights1, size_t count1) {
   HWY_DYNAMIC_DISPATCH(CombineRowPairFromImpl)
   (dtype, dst0, dst1, n, src, src_stride, weights0, count0, shift1, weights1, count1);
+}
+
+void CombineRowGroupFrom(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
+                         const void* src, ptrdiff_t src_stride, int64_t src_row0, size_t n,
+                         float* dst, ptrdiff_t dst_stride) {
+  HWY_DYNAMIC_DISPATCH(CombineRowGroupFromImpl)
+  (runs, row_begin, row_end, dtype, src, src_stride, src_row0, n, dst, dst_stride);
 }
 
 }  // namespace kernels
