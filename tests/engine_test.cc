@@ -21,6 +21,7 @@
 #include "engine/plan.h"
 #include "engine/thread_pool.h"
 #include "kernels/kernels.h"
+#include "ops/upsample_bicubic2d/bicubic_weights.h"
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
 #include "support/random_axis.h"
@@ -444,6 +445,37 @@ TEST(Engine, ChannelsLastRowPairsMatchNaiveAndThreadCounts) {
       EXPECT_EQ(one, three) << DTypeName(dtype);
     }
   }
+}
+
+// Channels-last runs whose rows span more than L1 (the gradient of a bicubic 4x upscale: 16 taps
+// of gradOut rows of 80 pixels of 16 channels) combine result rows in groups, a column chunk at a
+// time: every dtype, bands cut by 1 and 3 threads, against the naive product and bitwise across
+// thread counts. Runs of a bilinear 2x gradient (4 taps) keep the pairs.
+TEST(Engine, ChannelsLastRowGroupsMatchNaiveAndThreadCounts) {
+  const Problem p{1, 16, 6, 20, 24, 80, true};
+  const AxisRuns ax_h = Transpose(BuildBicubicAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+  const AxisRuns ax_w = Transpose(BuildBicubicAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+  PlaneView grad, result;
+  ShapeViews(p, &grad, &result);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const Plan plan = BuildPlan(dtype, grad, result, ax_h, ax_w, 1, PassOrder::kHeightFirst);
+    EXPECT_TRUE(plan.schedule.group_h_rows) << DTypeName(dtype);
+    EXPECT_FALSE(plan.schedule.pair_h_rows) << DTypeName(dtype);
+    std::vector<uint8_t> one, three;
+    RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 1, &one);
+    RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 3, &three);
+    EXPECT_EQ(one, three) << DTypeName(dtype);
+  }
+  const Problem bilinear{1, 16, 12, 40, 24, 80, true};
+  const AxisRuns bilinear_h =
+      Transpose(BuildBilinearAxis(AxisSpec{bilinear.in_h, bilinear.out_h, false, 0.0}));
+  const AxisRuns bilinear_w =
+      Transpose(BuildBilinearAxis(AxisSpec{bilinear.in_w, bilinear.out_w, false, 0.0}));
+  ShapeViews(bilinear, &grad, &result);
+  const Plan paired =
+      BuildPlan(DType::kFloat32, grad, result, bilinear_h, bilinear_w, 1, PassOrder::kHeightFirst);
+  EXPECT_FALSE(paired.schedule.group_h_rows);
+  EXPECT_TRUE(paired.schedule.pair_h_rows);
 }
 
 // Runs `plan` (its source already set) with cached and with streamed result stores, the streamed

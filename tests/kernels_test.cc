@@ -508,8 +508,8 @@ TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
         std::vector<float> expected(n);
         for (size_t i = begin; i < end; ++i) {
           const int64_t row = counts[i] > 0 ? first[i] : 0;
-          kernels::CombineRowsFrom(dtype, expected.data(), n, storage + row * stride * elem,
-                                   stride, weights.data() + weight_offset[i],
+          kernels::CombineRowsFrom(dtype, expected.data(), n, storage + row * stride * elem, stride,
+                                   weights.data() + weight_offset[i],
                                    static_cast<size_t>(counts[i]));
           const float* const got = actual.data() + (i - begin) * static_cast<size_t>(dst_stride);
           for (size_t j = 0; j < n; ++j) {

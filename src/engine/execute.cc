@@ -426,6 +426,10 @@ class ChannelsLastTask {
     const AxisRuns& ax_h = axis_h_;
     const bool dense = schedule_.source_pixels_dense;
     const size_t row_floats = static_cast<size_t>(source_w_ * width_);
+    if (schedule_.group_h_rows) {
+      RunHFirstGrouped();
+      return;
+    }
     float* const first_row = scratch_.source.Span(0, row_floats);
     for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end;) {
       if (dense && schedule_.pair_h_rows && hi + 1 < band_->result_row_end && RunsOverlap(hi)) {
@@ -443,6 +447,26 @@ class ChannelsLastTask {
       HPassRow(hi, dense, first_row);
       WPassRow(hi, first_row);
       ++hi;
+    }
+  }
+
+  // The H pass kHeightGroupRows result rows at a time, a column chunk at a time (the plan's
+  // group_h_rows: pixels back to back), then each row's W pass.
+  void RunHFirstGrouped() {
+    const auto row_floats = static_cast<size_t>(source_w_ * width_);
+    const size_t row_stride = HeightGroupRowFloats(static_cast<size_t>(source_w_ * width_));
+    float* const rows = scratch_.source.Span(0, kHeightGroupRows * row_stride);
+    const RowRuns runs = HeightRuns(axis_h_);
+    const auto end = static_cast<size_t>(band_->result_row_end);
+    for (auto begin = static_cast<size_t>(band_->result_row_begin); begin < end;
+         begin += kHeightGroupRows) {
+      const size_t group_end = std::min(end, begin + kHeightGroupRows);
+      kernels::CombineRowGroupFrom(runs, begin, group_end, dtype_, SourcePixel(0, 0),
+                                   source_.stride_h, 0, row_floats, rows,
+                                   static_cast<ptrdiff_t>(row_stride));
+      for (size_t hi = begin; hi < group_end; ++hi) {
+        WPassRow(static_cast<int64_t>(hi), rows + (hi - begin) * row_stride);
+      }
     }
   }
 
@@ -587,13 +611,13 @@ class InterleavedTask {
                      InPlaceResultStores(schedule_));
   }
 
-  // Per group of kInterleavedGroupRows result rows: the H pass over whole source pixel rows (read
+  // Per group of kHeightGroupRows result rows: the H pass over whole source pixel rows (read
   // in place in any dtype, a column chunk of the whole group at a time), then each row's W pass
   // straight into its result row.
   void RunHFirst() {
     const size_t source_row = channels_ * source_w_;
-    const size_t h_row_stride = InterleavedRowFloats(source_row);
-    const size_t group_rows = kInterleavedGroupRows;
+    const size_t h_row_stride = HeightGroupRowFloats(source_row);
+    const size_t group_rows = kHeightGroupRows;
     float* const h_rows = scratch_.source.Span(0, group_rows * h_row_stride);
     float* const planar = scratch_.source.Span(group_rows * h_row_stride, PlanarFloats());
     const RowRuns runs = HeightRuns(problem_.axis_h);

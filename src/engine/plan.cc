@@ -333,6 +333,32 @@ void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
 
 // Only the channels-last H-first kernel can combine two result rows per source load, and only
 // while both rows' scratch fits the tile budget: consecutive rows share source loads.
+// The source bytes a channels-last H pass may read per result row and still find, in L1, the
+// rows it shares with the next result row.
+constexpr int64_t kL1RunBytes = 32 * 1024;
+// The fewest taps a run needs for its rows to be grouped rather than paired.
+constexpr int64_t kMinGroupedTaps = 8;
+
+// Whether a channels-last H pass (H first, pixels back to back) combines its result rows in
+// groups, a column chunk at a time (CpuSchedule::group_h_rows): where the longest run's rows
+// span more than kL1RunBytes, a result row at a time evicted the rows the next one shares
+// before it read them. Channels-last 4x bicubic AA forwards of float32 (17 taps) ran in
+// 0.87-0.92 of the pairs' time (16, 32 and 64 channels), bfloat16 alike. Runs of a few taps
+// (bilinear, bicubic) keep the pairs, which load each shared row once for both sums: grouped,
+// the 16-bit 2x bilinear backwards (cases 13 and 14, 4 taps of 16 KiB rows) ran 1.04x slower
+// (bench/RESULTS.md, session 23).
+bool ShouldGroupHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  if (!schedule.source_pixels_dense) return false;
+  const AxisRuns& axis = problem.axis_h;
+  int64_t longest = 0;
+  for (size_t i = 0; i + 1 < axis.weight_offset.size(); ++i) {
+    longest = std::max<int64_t>(longest, axis.weight_offset[i + 1] - axis.weight_offset[i]);
+  }
+  const int64_t row_bytes =
+      problem.source.w * schedule.channel_block * static_cast<int64_t>(DTypeSize(problem.dtype));
+  return longest >= kMinGroupedTaps && longest * row_bytes > kL1RunBytes;
+}
+
 bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
   const int64_t row_bytes =
       problem.source.w * schedule.channel_block * static_cast<int64_t>(sizeof(float));
@@ -414,8 +440,13 @@ ScratchLayout ChannelsLastScratch(const ResampleProblem& problem, const CpuSched
   const int64_t block = schedule.channel_block;
   ScratchLayout scratch;
   if (schedule.h_pass_first) {
-    // The source is read in place, in any dtype; the H pass writes one row (two when paired).
-    scratch.source_floats = (schedule.pair_h_rows ? 2 : 1) * source_w * block;
+    // The source is read in place, in any dtype; the H pass writes one row (two when paired, a
+    // group's when grouped).
+    scratch.source_floats = static_cast<size_t>((schedule.pair_h_rows ? 2 : 1) * source_w * block);
+    if (schedule.group_h_rows) {
+      scratch.source_floats =
+          kHeightGroupRows * HeightGroupRowFloats(static_cast<size_t>(source_w * block));
+    }
     scratch.result_floats = f32 ? 0 : result_w * block;  // the W pass's row before conversion
   } else {
     scratch.tile_floats = MaxBandRows(schedule.bands) * result_w * block;  // W-pass rows
@@ -464,7 +495,7 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
 
 // Interleaved scratch per slot (execute.cc, InterleavedTask, uses exactly these buffers): the
 // source buffer holds pixel rows as float (W first: a converted source row, only for 16-bit
-// sources; H first: the H pass's group of kInterleavedGroupRows rows) followed by the C planar rows
+// sources; H first: the H pass's group of kHeightGroupRows rows) followed by the C planar rows
 // of one; the result buffer holds the C gathered planar rows followed, for 16-bit results, by
 // the interleaved row to convert.
 ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
@@ -482,7 +513,7 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
       channels * kernels::GroupRowFloats(static_cast<size_t>(problem.source.w));
   size_t pixel_rows = f32 ? 0 : source_row;
   if (schedule.h_pass_first) {
-    pixel_rows = kInterleavedGroupRows * InterleavedRowFloats(source_row);
+    pixel_rows = kHeightGroupRows * HeightGroupRowFloats(source_row);
   }
   scratch.source_floats = pixel_rows + planar_rows;
   // W first, the H pass writes result rows in place (16-bit ones rounded in registers); H first,
@@ -608,7 +639,8 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   ChooseInPlaceRows(p, &schedule);
   if ((schedule.layout == Layout::kChannelsLast || schedule.layout == Layout::kPlaneGroups) &&
       schedule.h_pass_first) {
-    schedule.pair_h_rows = ShouldPairHeightRows(p, schedule);
+    schedule.group_h_rows = ShouldGroupHeightRows(p, schedule);
+    schedule.pair_h_rows = !schedule.group_h_rows && ShouldPairHeightRows(p, schedule);
   }
   schedule.stream_result = ShouldStreamResult(p, schedule);
   const int64_t units = CountUnits(p, schedule);

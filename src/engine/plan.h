@@ -130,6 +130,9 @@ struct CpuSchedule {
   bool source_planes_dense = false, result_planes_dense = false;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
+  // Channels-last H first over dense pixel rows whose runs span more than L1 holds: the H pass
+  // combines kHeightGroupRows result rows at a time, a column chunk at a time, instead of pairs.
+  bool group_h_rows = false;
   // Results written straight into the tensor by the last pass bypass the caches (kernels.h,
   // ResultStores): set where the call moves more than kStreamedResultMinTraffic and the last pass
   // writes result rows in place, in the dtypes its kernel streams (plan.cc, ShouldStreamResult).
@@ -140,11 +143,12 @@ struct CpuSchedule {
   uint64_t workspace_bytes = 0;
 };
 
-// The interleaved H-first pass combines kInterleavedGroupRows result rows per call
-// (kernels::CombineRowGroupFrom) into float rows InterleavedRowFloats(source row floats) apart,
+// The interleaved H-first pass, and the channels-last one where it groups its rows
+// (CpuSchedule::group_h_rows), combine kHeightGroupRows result rows per call
+// (kernels::CombineRowGroupFrom) into float rows HeightGroupRowFloats(source row floats) apart,
 // whole cache lines each.
-inline constexpr size_t kInterleavedGroupRows = 4;
-inline constexpr size_t InterleavedRowFloats(size_t n) { return (n + 15) / 16 * 16; }
+inline constexpr size_t kHeightGroupRows = 4;
+inline constexpr size_t HeightGroupRowFloats(size_t n) { return (n + 15) / 16 * 16; }
 
 struct Plan {
   ResampleProblem problem;
