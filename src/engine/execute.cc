@@ -423,13 +423,13 @@ class ChannelsLastTask {
   // one vector when its pixels are back to back, else pixel by pixel. Where the plan allows,
   // two consecutive rows whose runs overlap are combined at once, sharing their source loads.
   void RunHFirst() {
-    const AxisRuns& ax_h = axis_h_;
-    const bool dense = schedule_.source_pixels_dense;
-    const size_t row_floats = static_cast<size_t>(source_w_ * width_);
     if (schedule_.group_h_rows) {
       RunHFirstGrouped();
       return;
     }
+    const AxisRuns& ax_h = axis_h_;
+    const bool dense = schedule_.source_pixels_dense;
+    const size_t row_floats = static_cast<size_t>(source_w_ * width_);
     float* const first_row = scratch_.source.Span(0, row_floats);
     for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end;) {
       if (dense && schedule_.pair_h_rows && hi + 1 < band_->result_row_end && RunsOverlap(hi)) {

@@ -331,8 +331,6 @@ void ChooseInPlaceRows(const ResampleProblem& problem, CpuSchedule* schedule) {
   }
 }
 
-// Only the channels-last H-first kernel can combine two result rows per source load, and only
-// while both rows' scratch fits the tile budget: consecutive rows share source loads.
 // The source bytes a channels-last H pass may read per result row and still find, in L1, the
 // rows it shares with the next result row.
 constexpr int64_t kL1RunBytes = 32 * 1024;
@@ -343,7 +341,7 @@ constexpr int64_t kMinGroupedTaps = 8;
 // groups, a column chunk at a time (CpuSchedule::group_h_rows): where the longest run's rows
 // span more than kL1RunBytes, a result row at a time evicted the rows the next one shares
 // before it read them. Channels-last 4x bicubic AA forwards of float32 (17 taps) ran in
-// 0.87-0.92 of the pairs' time (16, 32 and 64 channels), bfloat16 alike. Runs of a few taps
+// 0.87-0.92 of the pairs' time (16, 32 and 64 channels), bfloat16 in 0.97-1.02. Runs of a few taps
 // (bilinear, bicubic) keep the pairs, which load each shared row once for both sums: grouped,
 // the 16-bit 2x bilinear backwards (cases 13 and 14, 4 taps of 16 KiB rows) ran 1.04x slower
 // (bench/RESULTS.md, session 23).
@@ -359,6 +357,8 @@ bool ShouldGroupHeightRows(const ResampleProblem& problem, const CpuSchedule& sc
   return longest >= kMinGroupedTaps && longest * row_bytes > kL1RunBytes;
 }
 
+// Only the channels-last H-first kernel can combine two result rows per source load, and only
+// while both rows' scratch fits the tile budget: consecutive rows share source loads.
 bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
   const int64_t row_bytes =
       problem.source.w * schedule.channel_block * static_cast<int64_t>(sizeof(float));
