@@ -201,8 +201,9 @@ TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
       {1, 6, 17, 40, 6, 37, true},
       {2, 7, 9, 41, 15, 20, true},
       {1, 6, 12, 3, 5, 21, true, 1},
-      // Interleaved rows wider than the H pass's column chunk (kernels::kRowChunkColumns): 181
-      // RGB pixels of gradOut, 543 floats, in groups of result rows.
+      // Interleaved rows wider than the H pass's column chunk (kernels::kRowChunkBytes, 256
+      // float32 or 512 16-bit columns): 181 RGB pixels of gradOut, 543 elements, in groups of
+      // result rows.
       {1, 3, 13, 90, 10, 181, true},
   };
   for (const Problem& p : problems) {

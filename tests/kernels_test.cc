@@ -478,11 +478,12 @@ TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
   for (int32_t count : counts) weight_offset.push_back(weight_offset.back() + count);
   const std::vector<float> weights = Random(static_cast<size_t>(weight_offset.back()), 61);
   const kernels::RowRuns runs{first.data(), weight_offset.data(), weights.data()};
-  const size_t source_rows = 21, chunk = kernels::kRowChunkColumns;
+  const size_t source_rows = 21;
   const size_t lanes = static_cast<size_t>(TargetLanes());
   std::mt19937 rng(59);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const size_t elem = DTypeSize(dtype);
+    const size_t chunk = kernels::kRowChunkBytes / elem;
     for (size_t n : {size_t{1}, lanes - 1, lanes, 4 * lanes + 1, chunk - 1, chunk, chunk + 1,
                      2 * chunk + 3 * lanes + 5}) {
       if (n == 0) continue;

@@ -220,8 +220,9 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
   using Storage = typename DTypeTraits<kType>::Storage;
   // Every element's sum is its own chain of operations in tap order, so the chunks change no
   // bits; each chunk starts a whole number of vectors into its row, keeping the row's alignment.
-  for (size_t column = 0; column < n; column += kRowChunkColumns) {
-    const size_t columns = std::min(kRowChunkColumns, n - column);
+  constexpr size_t kChunk = kRowChunkBytes / sizeof(Storage);
+  for (size_t column = 0; column < n; column += kChunk) {
+    const size_t columns = std::min(kChunk, n - column);
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t begin = runs.weight_offset[i];
       const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);

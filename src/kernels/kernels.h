@@ -155,18 +155,21 @@ struct RowRuns {
 // CombineRowsFrom for result rows [row_begin, row_end) at once: row i (n floats at dst +
 // (i - row_begin) * dst_stride) from its run over source rows of `dtype` (source row o at src +
 // (o - src_row0) * src_stride elements; a row with no run is zeros), the same bits as a
-// CombineRowsFrom call per row. The rows are combined a chunk of kRowChunkColumns columns at a
-// time, every row of the group over one chunk before the next: consecutive result rows share
+// CombineRowsFrom call per row. The rows are combined a chunk of kRowChunkBytes of source row at
+// a time, every row of the group over one chunk before the next: consecutive result rows share
 // most of their source rows, and over rows wider than a chunk those shared rows are still in L1
 // when the next result row reads them, where a whole row per call had evicted them.
 void CombineRowGroupFrom(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
                          const void* src, ptrdiff_t src_stride, int64_t src_row0, size_t n,
                          float* dst, ptrdiff_t dst_stride);
 
-// The columns of a CombineRowGroupFrom chunk: a multiple of every target's block of four
-// vectors. A 4x bicubic AA downscale of RGB images (rows of 1536 float32, 17 taps, groups of
-// four rows) ran its H pass fastest at 256-768 (bench/RESULTS.md, session 23).
-inline constexpr size_t kRowChunkColumns = 512;
+// The source bytes of a row a CombineRowGroupFrom chunk reads: 256 float32 or 512 16-bit
+// columns, multiples of every target's block of four vectors. 4x bicubic AA downscales (17 taps,
+// groups of four rows) of channels-last RGB and 16-channel images ran 2-4 % faster at 256
+// float32 columns than at 512 and alike at 128, and 13 % faster than whole rows (bfloat16: 4 %
+// slower at 128 columns than at 512, alike at 256); 17 rows of 1 KiB leave room in a 32 KiB L1
+// (Zen 3) for the next result row's reads (bench/RESULTS.md, session 23).
+inline constexpr size_t kRowChunkBytes = 1024;
 
 // The widest rows CombineRowRunsTo streams through its staging buffer (combine_rows.cc says why
 // no wider).
