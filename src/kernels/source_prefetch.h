@@ -109,8 +109,8 @@ class LinePrefetchQueue {
   size_t offset_ = 0;  // bytes of next_row_ already issued
 };
 
-// Software prefetch of the source rows about kPrefetchBytes ahead of the H pass, a row at a
-// time. Planar rows are short (a few hundred bytes), so the H pass reads several rows at once
+// Software prefetch of the source rows a little ahead of the H pass, a row at a time. Planar
+// rows are short (a few hundred bytes), so the H pass reads several rows at once
 // within a small window, a pattern the hardware prefetchers follow poorly: a plain H pass over
 // 128-column planes streamed at about 12 GB/s on one core of the development VM, and at
 // 16-19 GB/s with rows prefetched 2-8 KiB ahead. Issuing a whole row group's rows at once
@@ -118,7 +118,11 @@ class LinePrefetchQueue {
 // measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md). A downscale
 // reads several new rows per result row (4 for 4x), so the distance adds the rows one result
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
-// unfetched, and ran 20 % slower.
+// unfetched, and ran 20 % slower. Issued at once, the rows are asked for kAtOncePrefetchBytes
+// ahead, at least kMinRowsAhead rows: on the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16
+// rows (ten rows with the advance) ran the 2x bilinear backwards 1.10x (cases 5, 6) and case 1
+// 1.04x slower than two rows and the advance (bench/RESULTS.md, session 23); spread, they look
+// kSpreadPrefetchBytes ahead (at 512 bytes, cases 22 and 23 ran 1.04-1.05x slower).
 //
 // Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
 // and that form (or the bfloat16 form for rows split by phase, given as many taps) issues them a
@@ -157,8 +161,11 @@ class SourcePrefetcher {
     // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
     const auto row_span = static_cast<int64_t>(row_elements * element_bytes);
     if (row_span > 0) {
-      rows_ahead_ = std::min((static_cast<int64_t>(kPrefetchBytes) + row_span - 1) / row_span +
-                                 std::max<int64_t>(advance, 0),
+      const auto bytes =
+          static_cast<int64_t>(spread_ ? kSpreadPrefetchBytes : kAtOncePrefetchBytes);
+      int64_t rows = (bytes + row_span - 1) / row_span;
+      if (!spread_) rows = std::max(rows, kMinRowsAhead);
+      rows_ahead_ = std::min(rows + std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
     }
     // Spread, they may look a whole result row's advance and one row more ahead, past
@@ -187,7 +194,9 @@ class SourcePrefetcher {
   }
 
  private:
-  static constexpr size_t kPrefetchBytes = 2048;
+  static constexpr size_t kSpreadPrefetchBytes = 2048;
+  static constexpr size_t kAtOncePrefetchBytes = 512;
+  static constexpr int64_t kMinRowsAhead = 2;
   static constexpr int64_t kMaxPrefetchBytes = 8192;
   const char* src_;
   const ptrdiff_t row_bytes_;
