@@ -344,9 +344,10 @@ constexpr int64_t kMinGroupedTaps = 8;
 // 0.87-0.92 of the pairs' time (16, 32 and 64 channels), bfloat16 in 0.97-1.02. Runs of a few taps
 // (bilinear, bicubic) keep the pairs, which load each shared row once for both sums: grouped,
 // the 16-bit 2x bilinear backwards (cases 13 and 14, 4 taps of 16 KiB rows) ran 1.04x slower
-// (bench/RESULTS.md, session 23).
+// (bench/RESULTS.md, session 23). Not the plane groups, whose pixels come from L2 in scratch:
+// grouped, 4x AA forwards onto 16x16 planes ran 1.02-1.03x slower.
 bool ShouldGroupHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
-  if (!schedule.source_pixels_dense) return false;
+  if (schedule.layout != Layout::kChannelsLast || !schedule.source_pixels_dense) return false;
   const AxisRuns& axis = problem.axis_h;
   int64_t longest = 0;
   for (size_t i = 0; i + 1 < axis.weight_offset.size(); ++i) {
