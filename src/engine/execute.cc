@@ -295,6 +295,28 @@ class PlanarTask {
   const bool source_direct_, result_direct_;
 };
 
+// The H pass of a band's result rows over whole rows of `row_floats` source elements (source
+// row o at `source` + o * source_stride elements, in `dtype`), kHeightGroupRows result rows per
+// kernels::CombineRowGroupFrom call into `rows` (HeightGroupRowFloats(row_floats) apart), then
+// w_pass(hi, row) for each row of the group.
+template <class WPass>
+void CombineHeightGroups(const AxisRuns& axis_h, const RowBand& band, DType dtype,
+                         const void* source, ptrdiff_t source_stride, size_t row_floats,
+                         float* rows, WPass w_pass) {
+  const size_t row_stride = HeightGroupRowFloats(row_floats);
+  const RowRuns runs = HeightRuns(axis_h);
+  const auto end = static_cast<size_t>(band.result_row_end);
+  for (auto begin = static_cast<size_t>(band.result_row_begin); begin < end;
+       begin += kHeightGroupRows) {
+    const size_t group_end = std::min(end, begin + kHeightGroupRows);
+    kernels::CombineRowGroupFrom(runs, begin, group_end, dtype, source, source_stride, 0,
+                                 row_floats, rows, static_cast<ptrdiff_t>(row_stride));
+    for (size_t hi = begin; hi < group_end; ++hi) {
+      w_pass(static_cast<int64_t>(hi), rows + (hi - begin) * row_stride);
+    }
+  }
+}
+
 // What one channels-last task computes: a band of rows of `width` channels from c0 of image n,
 // read from `source` and written to `result` in `dtype` (the tensors, or for a plane group its
 // float32 pixels in scratch), the in-place result rows stored as `stores` says.
@@ -454,20 +476,10 @@ class ChannelsLastTask {
   // group_h_rows: pixels back to back), then each row's W pass.
   void RunHFirstGrouped() {
     const auto row_floats = static_cast<size_t>(source_w_ * width_);
-    const size_t row_stride = HeightGroupRowFloats(static_cast<size_t>(source_w_ * width_));
-    float* const rows = scratch_.source.Span(0, kHeightGroupRows * row_stride);
-    const RowRuns runs = HeightRuns(axis_h_);
-    const auto end = static_cast<size_t>(band_->result_row_end);
-    for (auto begin = static_cast<size_t>(band_->result_row_begin); begin < end;
-         begin += kHeightGroupRows) {
-      const size_t group_end = std::min(end, begin + kHeightGroupRows);
-      kernels::CombineRowGroupFrom(runs, begin, group_end, dtype_, SourcePixel(0, 0),
-                                   source_.stride_h, 0, row_floats, rows,
-                                   static_cast<ptrdiff_t>(row_stride));
-      for (size_t hi = begin; hi < group_end; ++hi) {
-        WPassRow(static_cast<int64_t>(hi), rows + (hi - begin) * row_stride);
-      }
-    }
+    float* const rows =
+        scratch_.source.Span(0, kHeightGroupRows * HeightGroupRowFloats(row_floats));
+    CombineHeightGroups(axis_h_, *band_, dtype_, SourcePixel(0, 0), source_.stride_h, row_floats,
+                        rows, [this](int64_t hi, const float* row) { WPassRow(hi, row); });
   }
 
   // Whether result row hi + 1's run starts inside row hi's and ends no earlier (what
@@ -616,25 +628,16 @@ class InterleavedTask {
   // straight into its result row.
   void RunHFirst() {
     const size_t source_row = channels_ * source_w_;
-    const size_t h_row_stride = HeightGroupRowFloats(source_row);
-    const size_t group_rows = kHeightGroupRows;
-    float* const h_rows = scratch_.source.Span(0, group_rows * h_row_stride);
-    float* const planar = scratch_.source.Span(group_rows * h_row_stride, PlanarFloats());
-    const RowRuns runs = HeightRuns(problem_.axis_h);
-    const auto end = static_cast<size_t>(band_.result_row_end);
-    for (auto begin = static_cast<size_t>(band_.result_row_begin); begin < end;
-         begin += group_rows) {
-      const size_t group_end = std::min(end, begin + group_rows);
-      kernels::CombineRowGroupFrom(runs, begin, group_end, problem_.dtype, SourceRow(0),
-                                   problem_.source.stride_h, 0, source_row, h_rows,
-                                   static_cast<ptrdiff_t>(h_row_stride));
-      for (size_t hi = begin; hi < group_end; ++hi) {
-        const auto h = static_cast<int64_t>(hi);
-        float* const dst = ResultRowAsFloat(h);
-        WPassRow(h_rows + (hi - begin) * h_row_stride, planar, dst);
-        StoreResultRow(h, dst);
-      }
-    }
+    const size_t group_floats = kHeightGroupRows * HeightGroupRowFloats(source_row);
+    float* const h_rows = scratch_.source.Span(0, group_floats);
+    float* const planar = scratch_.source.Span(group_floats, PlanarFloats());
+    CombineHeightGroups(problem_.axis_h, band_, problem_.dtype, SourceRow(0),
+                        problem_.source.stride_h, source_row, h_rows,
+                        [&](int64_t hi, const float* row) {
+                          float* const dst = ResultRowAsFloat(hi);
+                          WPassRow(row, planar, dst);
+                          StoreResultRow(hi, dst);
+                        });
   }
 
   const ResampleProblem& problem_;

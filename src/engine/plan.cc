@@ -348,11 +348,7 @@ constexpr int64_t kMinGroupedTaps = 8;
 // grouped, 4x AA forwards onto 16x16 planes ran 1.02-1.03x slower.
 bool ShouldGroupHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
   if (schedule.layout != Layout::kChannelsLast || !schedule.source_pixels_dense) return false;
-  const AxisRuns& axis = problem.axis_h;
-  int64_t longest = 0;
-  for (size_t i = 0; i + 1 < axis.weight_offset.size(); ++i) {
-    longest = std::max<int64_t>(longest, axis.weight_offset[i + 1] - axis.weight_offset[i]);
-  }
+  const int64_t longest = problem.axis_h.max_count;
   const int64_t row_bytes =
       problem.source.w * schedule.channel_block * static_cast<int64_t>(DTypeSize(problem.dtype));
   return longest >= kMinGroupedTaps && longest * row_bytes > kL1RunBytes;
@@ -443,11 +439,10 @@ ScratchLayout ChannelsLastScratch(const ResampleProblem& problem, const CpuSched
   if (schedule.h_pass_first) {
     // The source is read in place, in any dtype; the H pass writes one row (two when paired, a
     // group's when grouped).
-    scratch.source_floats = static_cast<size_t>((schedule.pair_h_rows ? 2 : 1) * source_w * block);
-    if (schedule.group_h_rows) {
-      scratch.source_floats =
-          kHeightGroupRows * HeightGroupRowFloats(static_cast<size_t>(source_w * block));
-    }
+    const auto row_floats = static_cast<size_t>(source_w * block);
+    scratch.source_floats = schedule.group_h_rows
+                                ? kHeightGroupRows * HeightGroupRowFloats(row_floats)
+                                : (schedule.pair_h_rows ? 2 : 1) * row_floats;
     scratch.result_floats = f32 ? 0 : result_w * block;  // the W pass's row before conversion
   } else {
     scratch.tile_floats = MaxBandRows(schedule.bands) * result_w * block;  // W-pass rows
@@ -512,10 +507,9 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
   // GatherThroughPlanarRows splits them.
   const size_t planar_rows =
       channels * kernels::GroupRowFloats(static_cast<size_t>(problem.source.w));
-  size_t pixel_rows = f32 ? 0 : source_row;
-  if (schedule.h_pass_first) {
-    pixel_rows = kHeightGroupRows * HeightGroupRowFloats(source_row);
-  }
+  const size_t pixel_rows = schedule.h_pass_first
+                                ? kHeightGroupRows * HeightGroupRowFloats(source_row)
+                                : (f32 ? 0 : source_row);
   scratch.source_floats = pixel_rows + planar_rows;
   // W first, the H pass writes result rows in place (16-bit ones rounded in registers); H first,
   // 16-bit result rows are gathered as floats and converted.
