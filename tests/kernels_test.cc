@@ -29,24 +29,52 @@
 namespace aclnn_upsample {
 namespace {
 
-std::vector<int64_t> TargetsToTest() {
-  std::vector<int64_t> targets;
+// A SIMD target, and for AVX3 on a CPU with AVX512_BF16 whether its kernels round to bfloat16
+// with those instructions (kernels.h, NativeBFloat16Rounding): both ways are tested there.
+struct KernelTarget {
+  int64_t target;
+  bool native_bfloat16;
+};
+
+std::ostream& operator<<(std::ostream& out, const KernelTarget& kernel_target) {
+  return out << hwy::TargetName(kernel_target.target)
+             << (kernel_target.native_bfloat16 ? " with AVX512_BF16" : "");
+}
+
+std::vector<KernelTarget> TargetsToTest() {
+  std::vector<KernelTarget> targets;
   const uint64_t candidates = static_cast<uint64_t>(HWY_TARGETS & hwy::SupportedTargets());
   for (int shift = 0; shift < 63; ++shift) {  // target bits are positive int64 values
     const uint64_t bit = uint64_t{1} << shift;
-    if (candidates & bit) targets.push_back(static_cast<int64_t>(bit));
+    if ((candidates & bit) == 0) continue;
+    const auto target = static_cast<int64_t>(bit);
+    if (target == HWY_AVX3 && kernels::NativeBFloat16Rounding()) {
+      targets.push_back({target, true});
+    }
+    targets.push_back({target, false});
   }
   return targets;
 }
 
-class KernelsOnEveryTarget : public ::testing::TestWithParam<int64_t> {
+class KernelsOnEveryTarget : public ::testing::TestWithParam<KernelTarget> {
  protected:
-  void SetUp() override { hwy::SetSupportedTargetsForTest(GetParam()); }
-  void TearDown() override { hwy::SetSupportedTargetsForTest(0); }
+  void SetUp() override {
+    hwy::SetSupportedTargetsForTest(GetParam().target);
+    kernels::SetNativeBFloat16RoundingForTest(GetParam().native_bfloat16);
+  }
+  void TearDown() override {
+    hwy::SetSupportedTargetsForTest(0);
+    kernels::SetNativeBFloat16RoundingForTest(native_bfloat16_by_default_);
+  }
+
+ private:
+  // What the library chose when it loaded (TargetsToTest reads it before any test changes it).
+  const bool native_bfloat16_by_default_ = kernels::NativeBFloat16Rounding();
 };
 
-std::string TargetLabel(const ::testing::TestParamInfo<int64_t>& info) {
-  std::string name = hwy::TargetName(info.param);
+std::string TargetLabel(const ::testing::TestParamInfo<KernelTarget>& info) {
+  std::string name = hwy::TargetName(info.param.target);
+  if (info.param.native_bfloat16) name += "_BF16";
   for (char& ch : name) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
@@ -97,7 +125,8 @@ int64_t UniformVectorElements(const UniformInterior& uniform, int64_t source_len
 }
 
 TEST_P(KernelsOnEveryTarget, ActiveTargetIsTheOneUnderTest) {
-  EXPECT_STREQ(kernels::ActiveTargetName(), hwy::TargetName(GetParam()));
+  EXPECT_STREQ(kernels::ActiveTargetName(), hwy::TargetName(GetParam().target));
+  EXPECT_EQ(kernels::NativeBFloat16Rounding(), GetParam().native_bfloat16);
 }
 
 // Source rows both off cache lines (a stride of n + 5) and all on lines (64-byte aligned, a
@@ -1701,17 +1730,44 @@ TEST_P(KernelsOnEveryTarget, SixteenBitConversionsMatchScalarReference) {
     for (size_t i = 100; i < 164; i += 7) {
       values[i] = BitsToFloat(i % 2 == 0 ? 0x7FFFFFFFu : 0xFFFFFFFFu);
     }
+    // Every exponent, denormals, zeros, Inf and NaN among them.
+    for (size_t i = 200; i < 8392; ++i) values[i] = BitsToFloat(static_cast<uint32_t>(rng()));
+    // One denormal in each block of 64 values, at each position in turn (AVX512_BF16 flushes
+    // denormals, so a vector holding one is rounded otherwise), ties and the largest included,
+    // with normal neighbours; and the smallest normals, which that instruction rounds itself.
+    const uint32_t denormals[] = {0x00000001u, 0x00008000u, 0x00018000u, 0x007FFFFFu,
+                                  0x80000001u, 0x80008000u, 0x807FFFFFu, 0x0000FFFFu};
+    for (size_t block = 0; block < 64; ++block) {
+      values[9000 + 64 * block + block] = BitsToFloat(denormals[block % 8] ^ (block << 9));
+    }
+    const uint32_t smallest_normals[] = {0x00800000u, 0x00807FFFu, 0x00808000u,
+                                         0x00818000u, 0x80808000u, 0x0080FFFFu};
+    for (size_t i = 0; i < 6; ++i) values[14000 + i] = BitsToFloat(smallest_normals[i]);
+    const auto expect_rounded = [&](const std::vector<uint16_t>& narrow, size_t stride,
+                                    const char* how) {
+      for (size_t i = 0; i < values.size(); ++i) {
+        const uint16_t expected =
+            dtype == DType::kFloat16 ? FloatToFloat16(values[i]) : FloatToBFloat16(values[i]);
+        ASSERT_EQ(narrow[i * stride], expected)
+            << i << " " << how << " stride " << stride << " value bits " << std::hex
+            << FloatBits(values[i]);
+        if (stride > 1) ASSERT_EQ(narrow[i * stride + 1], 0xDEAD);
+      }
+    };
     for (size_t stride : {1, 3}) {
       std::vector<uint16_t> narrow(values.size() * stride, 0xDEAD);
       kernels::StoreFromFloat(dtype, values.data(), values.size(), narrow.data(),
                               static_cast<ptrdiff_t>(stride));
-      for (size_t i = 0; i < values.size(); ++i) {
-        const uint16_t expected =
-            dtype == DType::kFloat16 ? FloatToFloat16(values[i]) : FloatToBFloat16(values[i]);
-        ASSERT_EQ(narrow[i * stride], expected) << i << " stride " << stride;
-        if (stride > 1) ASSERT_EQ(narrow[i * stride + 1], 0xDEAD);
-      }
+      expect_rounded(narrow, stride, "in one call");
     }
+    // In calls of three vectors and one element, which no four-vector block serves.
+    const auto chunk = static_cast<size_t>(3 * TargetLanes() + 1);
+    std::vector<uint16_t> narrow(values.size(), 0xDEAD);
+    for (size_t i = 0; i < values.size(); i += chunk) {
+      kernels::StoreFromFloat(dtype, values.data() + i, std::min(chunk, values.size() - i),
+                              narrow.data() + i, 1);
+    }
+    expect_rounded(narrow, 1, "in short calls");
   }
 }
 

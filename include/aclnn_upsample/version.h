@@ -40,6 +40,14 @@ ACL_FUNC_VISIBILITY const char* aclnn_upsample_simd_target(void);
  */
 ACL_FUNC_VISIBILITY const char* aclnn_upsample_simd_targets(void);
 
+/**
+ * The instruction-set extensions the kernels use beyond their target's, separated by single
+ * spaces, or "" for none. Today at most "AVX512_BF16": float32 rounded to bfloat16 by its
+ * conversion instructions (the same bits as without them), on the AVX3 target of a CPU that has
+ * them, unless ACLNN_UPSAMPLE_SIMD pins a target.
+ */
+ACL_FUNC_VISIBILITY const char* aclnn_upsample_simd_extensions(void);
+
 /** Every SIMD target compiled into the library, in the same form, whatever the CPU supports. */
 ACL_FUNC_VISIBILITY const char* aclnn_upsample_simd_compiled_targets(void);
 

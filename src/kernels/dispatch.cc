@@ -74,6 +74,8 @@ const SimdState& State() {
     if (!selection.ignored.empty()) {
       std::fprintf(stderr, "aclnn_upsample: %s\n", selection.ignored.c_str());
     }
+    native_bfloat16_rounding.store(selection.disabled == 0 && CpuHasBFloat16Conversions(),
+                                   std::memory_order_relaxed);
     if (selection.disabled != 0) {
       hwy::DisableTargets(selection.disabled);
       s.pinned = cpu & ~selection.disabled;
@@ -140,6 +142,21 @@ void ApplySimdOverrideOnce() {
 
 void FlushStreamedStores() { hwy::FlushStream(); }
 
+// Constant-initialised, so false until State() runs while the library loads.
+std::atomic<bool> native_bfloat16_rounding{false};
+
+bool CpuHasBFloat16Conversions() {
+#if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
+void SetNativeBFloat16RoundingForTest(bool enabled) {
+  native_bfloat16_rounding.store(enabled && CpuHasBFloat16Conversions(), std::memory_order_relaxed);
+}
+
 }  // namespace kernels
 }  // namespace aclnn_upsample
 
@@ -154,6 +171,11 @@ const char* aclnn_upsample_simd_targets(void) {
   static const std::string names =
       aclnn_upsample::kernels::TargetNames(aclnn_upsample::kernels::State().supported, " ", false);
   return names.c_str();
+}
+
+const char* aclnn_upsample_simd_extensions(void) {
+  aclnn_upsample::kernels::State();
+  return aclnn_upsample::kernels::NativeBFloat16Rounding() ? "AVX512_BF16" : "";
 }
 
 const char* aclnn_upsample_simd_compiled_targets(void) {

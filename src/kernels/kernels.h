@@ -14,6 +14,7 @@
 #ifndef ACLNN_UPSAMPLE_KERNELS_KERNELS_H_
 #define ACLNN_UPSAMPLE_KERNELS_KERNELS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -262,6 +263,21 @@ struct SimdSelection {
   std::string ignored;   // why the request is ignored (one line), empty when it is honoured
 };
 SimdSelection SelectSimdTarget(const char* request, int64_t compiled, int64_t supported);
+
+// Whether the AVX3 kernels round float32 to bfloat16 with AVX512_BF16's conversions
+// (VCVTNE2PS2BF16, VCVTNEPS2BF16) instead of integer operations: set when the library loads, where
+// the CPU has them and ACLNN_UPSAMPLE_SIMD pins no target (a pin names a Highway target, and
+// Highway 1.0's AVX3 has no AVX512_BF16). The bits are the same: a vector holding a denormal,
+// which the instructions flush to zero, is rounded the integer way. A relaxed atomic, so that the
+// kernels read it with a plain load.
+bool CpuHasBFloat16Conversions();
+extern std::atomic<bool> native_bfloat16_rounding;
+inline bool NativeBFloat16Rounding() {
+  return native_bfloat16_rounding.load(std::memory_order_relaxed);
+}
+// For the kernel tests, which run the AVX3 kernels both ways: `enabled` where the CPU has the
+// instructions, else off.
+void SetNativeBFloat16RoundingForTest(bool enabled);
 
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();

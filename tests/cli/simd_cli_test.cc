@@ -45,6 +45,17 @@ std::string ReportedTarget(const ToolResult& result) {
   return "(no 'SIMD target: ' line in: " + result.out + ")";
 }
 
+// What an unpinned process uses beyond its target: AVX512_BF16's conversions on AVX3, where the
+// CPU has them (asked of the CPU here, not of the library).
+std::string ExpectedExtensions() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (SupportedTargets().front() == "AVX3" && __builtin_cpu_supports("avx512bf16")) {
+    return "AVX512_BF16";
+  }
+#endif
+  return "none";
+}
+
 TEST(SimdCliTest, VersionNamesToolLibraryBuildTypeAndTargets) {
   ToolResult result = RunTool({"--version"}, {"ACLNN_UPSAMPLE_SIMD="});
   ASSERT_EQ(result.exit_status, 0) << result.err;
@@ -62,6 +73,7 @@ TEST(SimdCliTest, VersionNamesToolLibraryBuildTypeAndTargets) {
                 "library: aclnn_upsample " UPSAMPLE_GRAD_EXPECTED_VERSION
                 " (" UPSAMPLE_GRAD_EXPECTED_BUILD_TYPE ")",
                 "SIMD target: " + SupportedTargets().front() + " (the best this CPU supports)",
+                "SIMD extensions in use: " + ExpectedExtensions(),
                 "SIMD targets this CPU supports: " + supported,
                 "SIMD targets compiled: " + compiled,
                 "Pin one with ACLNN_UPSAMPLE_SIMD=" + pins + "portable (default: best).",
@@ -79,6 +91,8 @@ TEST(SimdCliTest, EachSupportedTargetIsTheOneThatRunsWhenPinned) {
     EXPECT_EQ(result.err, "") << request;
     EXPECT_EQ(ReportedTarget(result), target) << "ACLNN_UPSAMPLE_SIMD=" << request;
     EXPECT_THAT(result.out, HasSubstr("(pinned by ACLNN_UPSAMPLE_SIMD=" + request + ")"));
+    // A pin names a Highway target, which comes without AVX512_BF16's conversions.
+    EXPECT_THAT(result.out, HasSubstr("\nSIMD extensions in use: none\n"));
     covered.push_back(target);
   }
   // "portable" and upper case, as --version prints the names.

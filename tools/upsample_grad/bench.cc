@@ -135,7 +135,10 @@ int RunBench(const BenchOptions& options, std::ostream& out) {
   const RooflineRates roofline = probe.Measure(kRooflineRepetitions);
   // Timings mean little without the build type and the SIMD target that produced them.
   out << "aclnn_upsample " << aclnn_upsample_version() << " (" << aclnn_upsample_build_type()
-      << "), SIMD target " << aclnn_upsample_simd_target() << "\n";
+      << "), SIMD target " << aclnn_upsample_simd_target();
+  if (*aclnn_upsample_simd_extensions() != '\0')
+    out << " with " << aclnn_upsample_simd_extensions();
+  out << "\n";
   out << "memory roofline: " << DescribeRoofline(roofline, probe, kRooflineRepetitions) << "\n";
   char line[256];
   std::snprintf(line, sizeof(line), "%4s  %-*s  %-22s  %-8s  %-14s  %5s  %10s  %8s  %8s  %7s\n",

@@ -111,10 +111,12 @@ std::string VersionText() {
   for (std::string name; names >> name;) {
     if (name != portable) pins += LowerCase(name) + "|";
   }
+  const std::string extensions = aclnn_upsample_simd_extensions();
   return std::string("upsample-grad ") + UPSAMPLE_GRAD_VERSION + "\nlibrary: aclnn_upsample " +
          aclnn_upsample_version() + " (" + aclnn_upsample_build_type() +
          ")\nSIMD target: " + active + " (" + why +
-         ")\nSIMD targets this CPU supports: " + supported +
+         ")\nSIMD extensions in use: " + (extensions.empty() ? "none" : extensions) +
+         "\nSIMD targets this CPU supports: " + supported +
          "\nSIMD targets compiled: " + aclnn_upsample_simd_compiled_targets() +
          "\nPin one with ACLNN_UPSAMPLE_SIMD=" + pins + "portable (default: best).";
 }
