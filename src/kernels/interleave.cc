@@ -387,6 +387,94 @@ HWY_INLINE void TransposeBlockQuads(D d, V& v0, V& v1, V& v2, V& v3) {
   v3 = hn::OddEvenBlocks(high13, hn::SwapAdjacentBlocks(high02));
 }
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// Pixels p0 and p1 (16 planes each) rounded to 16 bits as StoreRounded16 rounds, in one vector:
+// p0's planes in words 0-15, p1's in words 16-31. `native`: NativeBFloat16Rounding(), read once
+// per call by the caller.
+template <DType kType>
+HWY_INLINE __m512i RoundedPixelPair(hn::Vec512<float> p0, hn::Vec512<float> p1, bool native) {
+  const hn::Full512<uint16_t> du16;
+  if constexpr (kType == DType::kBFloat16) {
+    if (native && (Denormals(p0) | Denormals(p1)) == 0) {
+      return NativeBFloat16Pair(p0, p1).raw;
+    }
+    // The upper halves of the 32-bit lanes are the odd 16-bit ones.
+    const hn::Full512<float> d;
+    return hn::ConcatOdd(du16, hn::BitCast(du16, RoundedBFloat16InUpperHalf(d, p1)),
+                         hn::BitCast(du16, RoundedBFloat16InUpperHalf(d, p0)))
+        .raw;
+  } else {
+    const hn::Full256<hwy::float16_t> df16;
+    const __m256i low = hn::BitCast(hn::Full256<uint16_t>(), hn::DemoteTo(df16, p0)).raw;
+    const __m256i high = hn::BitCast(hn::Full256<uint16_t>(), hn::DemoteTo(df16, p1)).raw;
+    return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
+  }
+}
+
+// 16 pixels of a group (16 planes of float32 each) into the first `planes` planes, 16 elements
+// of 16 bits each, rounded first so that the transpose moves half the bytes: the pixels are
+// rounded in pairs, arranged so that 128-bit block b of row vector r holds eight planes of one
+// pixel (sub-matrix b of the 16 x 16 words: pixels 0-7 or 8-15 by planes 0-7 or 8-15), and each
+// block transposed as an 8 x 8 matrix of words by three rounds of unpacks. That is 48 shuffles
+// for 16 pixels where transposing float32 and rounding each plane's vector took 110: the
+// bfloat16 transposes back had taken 40 % of a 14x14 -> 28x28 bfloat16 forward.
+template <DType kType>
+HWY_INLINE void SixteenPixelsToSixteenBitPlanes(const float* HWY_RESTRICT pixels, size_t planes,
+                                                uint16_t* HWY_RESTRICT out, ptrdiff_t plane_stride,
+                                                bool native) {
+  static_assert(kPlaneGroup == 16, "");
+  const hn::Full512<float> d;
+  // words[k]: pixel 2k in blocks 0 (planes 0-7) and 1 (planes 8-15), pixel 2k + 1 in blocks 2, 3.
+  // Unrolled, so that every vector stays in a register (the loop kept them on the stack).
+  __m512i words[8];
+#pragma GCC unroll 8
+  for (size_t k = 0; k < 8; ++k) {
+    words[k] = RoundedPixelPair<kType>(hn::LoadU(d, pixels + 2 * k * kPlaneGroup),
+                                       hn::LoadU(d, pixels + (2 * k + 1) * kPlaneGroup), native);
+  }
+  // rows[r]: pixel r's planes 0-7 and 8-15 in blocks 0 and 1, pixel r + 8's in blocks 2 and 3.
+  __m512i rows[8];
+  for (size_t k = 0; k < 4; ++k) {
+    rows[2 * k] = _mm512_shuffle_i32x4(words[k], words[k + 4], 0x44);      // blocks 0 1 | 0 1
+    rows[2 * k + 1] = _mm512_shuffle_i32x4(words[k], words[k + 4], 0xEE);  // blocks 2 3 | 2 3
+  }
+  // Within each block: words of rows 2m and 2m + 1 paired, then dwords of four rows, then
+  // qwords of eight, so that column c of each block ends up in columns[c].
+  __m512i pairs[8], quads[8], columns[8];
+  for (size_t m = 0; m < 4; ++m) {
+    pairs[2 * m] = _mm512_unpacklo_epi16(rows[2 * m], rows[2 * m + 1]);      // columns 0-3
+    pairs[2 * m + 1] = _mm512_unpackhi_epi16(rows[2 * m], rows[2 * m + 1]);  // columns 4-7
+  }
+  for (size_t half = 0; half < 2; ++half) {  // rows 0-3, then 4-7
+    const __m512i* a = pairs + 4 * half;
+    __m512i* b = quads + 4 * half;
+    b[0] = _mm512_unpacklo_epi32(a[0], a[2]);  // columns 0, 1
+    b[1] = _mm512_unpackhi_epi32(a[0], a[2]);  // columns 2, 3
+    b[2] = _mm512_unpacklo_epi32(a[1], a[3]);  // columns 4, 5
+    b[3] = _mm512_unpackhi_epi32(a[1], a[3]);  // columns 6, 7
+  }
+  for (size_t q = 0; q < 4; ++q) {
+    columns[2 * q] = _mm512_unpacklo_epi64(quads[q], quads[q + 4]);
+    columns[2 * q + 1] = _mm512_unpackhi_epi64(quads[q], quads[q + 4]);
+  }
+  // columns[c], blocks 0 1 2 3: plane c pixels 0-7, plane c + 8 pixels 0-7, plane c pixels 8-15,
+  // plane c + 8 pixels 8-15. Blocks 0 2 1 3: plane c in the lower half, plane c + 8 in the upper.
+  for (size_t c = 0; c < 8; ++c) {
+    const __m512i planes_c = _mm512_shuffle_i32x4(columns[c], columns[c], 0xD8);
+    if (c < planes) {
+      _mm256_storeu_si256(
+          reinterpret_cast<__m256i*>(out + static_cast<ptrdiff_t>(c) * plane_stride),
+          _mm512_castsi512_si256(planes_c));
+    }
+    if (c + 8 < planes) {
+      _mm256_storeu_si256(
+          reinterpret_cast<__m256i*>(out + static_cast<ptrdiff_t>(c + 8) * plane_stride),
+          _mm512_extracti64x4_epi64(planes_c, 1));
+    }
+  }
+}
+#endif
+
 // How far ahead of its stores PixelsToPlanes prefetches each plane: four cache lines of float32.
 constexpr size_t kPrefetchElements = 64;
 
@@ -529,6 +617,17 @@ void PixelsToPlanesOf(const float* HWY_RESTRICT src, size_t planes, size_t n, vo
       if (!streams_at(at)) __builtin_prefetch(at, /*rw=*/1, /*locality=*/3);
     }
   };
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (kType != DType::kFloat32 && hn::MaxLanes(d) == kPlaneGroup) {
+    const bool native = NativeBFloat16Rounding();
+    for (; j + kPlaneGroup <= n; j += kPlaneGroup) {
+      prefetch_planes();
+      SixteenPixelsToSixteenBitPlanes<kType>(src + j * kPlaneGroup, planes,
+                                             reinterpret_cast<uint16_t*>(out) + j, plane_stride,
+                                             native);
+    }
+  }
+#endif
   if constexpr (kType == DType::kBFloat16) {
     // Two vectors of pixels at a time, the even pixels in one and the odd in the other, so that
     // each plane's two rounded vectors merge into one without a shuffle (InterleavedBFloat16Bits):
