@@ -411,36 +411,15 @@ HWY_INLINE __m512i RoundedPixelPair(hn::Vec512<float> p0, hn::Vec512<float> p1, 
   }
 }
 
-// 16 pixels of a group (16 planes of float32 each) into the first `planes` planes, 16 elements
-// of 16 bits each, rounded first so that the transpose moves half the bytes: the pixels are
-// rounded in pairs, arranged so that 128-bit block b of row vector r holds eight planes of one
-// pixel (sub-matrix b of the 16 x 16 words: pixels 0-7 or 8-15 by planes 0-7 or 8-15), and each
-// block transposed as an 8 x 8 matrix of words by three rounds of unpacks. That is 48 shuffles
-// for 16 pixels where transposing float32 and rounding each plane's vector took 110: the
-// bfloat16 transposes back had taken 40 % of a 14x14 -> 28x28 bfloat16 forward.
-template <DType kType>
-HWY_INLINE void SixteenPixelsToSixteenBitPlanes(const float* HWY_RESTRICT pixels, size_t planes,
-                                                uint16_t* HWY_RESTRICT out, ptrdiff_t plane_stride,
-                                                bool native) {
-  static_assert(kPlaneGroup == 16, "");
-  const hn::Full512<float> d;
-  // words[k]: pixel 2k in blocks 0 (planes 0-7) and 1 (planes 8-15), pixel 2k + 1 in blocks 2, 3.
-  // Unrolled, so that every vector stays in a register (the loop kept them on the stack).
-  __m512i words[8];
-#pragma GCC unroll 8
-  for (size_t k = 0; k < 8; ++k) {
-    words[k] = RoundedPixelPair<kType>(hn::LoadU(d, pixels + 2 * k * kPlaneGroup),
-                                       hn::LoadU(d, pixels + (2 * k + 1) * kPlaneGroup), native);
-  }
-  // rows[r]: pixel r's planes 0-7 and 8-15 in blocks 0 and 1, pixel r + 8's in blocks 2 and 3.
-  __m512i rows[8];
-  for (size_t k = 0; k < 4; ++k) {
-    rows[2 * k] = _mm512_shuffle_i32x4(words[k], words[k + 4], 0x44);      // blocks 0 1 | 0 1
-    rows[2 * k + 1] = _mm512_shuffle_i32x4(words[k], words[k + 4], 0xEE);  // blocks 2 3 | 2 3
-  }
-  // Within each block: words of rows 2m and 2m + 1 paired, then dwords of four rows, then
-  // qwords of eight, so that column c of each block ends up in columns[c].
-  __m512i pairs[8], quads[8], columns[8];
+// A 16 x 16 matrix of 16-bit words transposed: rows[r] holds row r in its lower half and row
+// r + 8 in its upper one (blocks 0 1 and 2 3: 128 bits, eight words each); afterwards rows[c]
+// holds column c in its lower half and column c + 8 in its upper one. Each 128-bit block of the
+// eight vectors is an 8 x 8 sub-matrix, transposed in place by three rounds of unpacks (words of
+// rows 2m and 2m + 1 paired, then dwords of four rows, then qwords of eight), which leaves
+// sub-matrices 01 and 10 in each other's place: one block shuffle per vector puts them back.
+// 32 shuffles, all but the last eight within 128-bit blocks.
+HWY_INLINE void TransposeWords16x16(__m512i (&rows)[8]) {
+  __m512i pairs[8], quads[8];
   for (size_t m = 0; m < 4; ++m) {
     pairs[2 * m] = _mm512_unpacklo_epi16(rows[2 * m], rows[2 * m + 1]);      // columns 0-3
     pairs[2 * m + 1] = _mm512_unpackhi_epi16(rows[2 * m], rows[2 * m + 1]);  // columns 4-7
@@ -454,23 +433,77 @@ HWY_INLINE void SixteenPixelsToSixteenBitPlanes(const float* HWY_RESTRICT pixels
     b[3] = _mm512_unpackhi_epi32(a[1], a[3]);  // columns 6, 7
   }
   for (size_t q = 0; q < 4; ++q) {
-    columns[2 * q] = _mm512_unpacklo_epi64(quads[q], quads[q + 4]);
-    columns[2 * q + 1] = _mm512_unpackhi_epi64(quads[q], quads[q + 4]);
+    // Blocks: column c of rows 0-7, of rows 0-7 past column 8, of rows 8-15, of rows 8-15 past
+    // column 8 (c = 2q, then 2q + 1); blocks 0 2 1 3 are columns c and c + 8 whole.
+    const __m512i even = _mm512_unpacklo_epi64(quads[q], quads[q + 4]);
+    const __m512i odd = _mm512_unpackhi_epi64(quads[q], quads[q + 4]);
+    rows[2 * q] = _mm512_shuffle_i32x4(even, even, 0xD8);
+    rows[2 * q + 1] = _mm512_shuffle_i32x4(odd, odd, 0xD8);
   }
-  // columns[c], blocks 0 1 2 3: plane c pixels 0-7, plane c + 8 pixels 0-7, plane c pixels 8-15,
-  // plane c + 8 pixels 8-15. Blocks 0 2 1 3: plane c in the lower half, plane c + 8 in the upper.
+}
+
+// 16 pixels of a group (16 planes of float32 each) into the first `planes` planes, 16 elements
+// of 16 bits each, rounded first so that the transpose moves half the bytes: pixels r and r + 8
+// rounded into one vector are row r of the words' matrix. 40 shuffles for 16 pixels where
+// transposing float32 and rounding each plane's vector took about 110: the bfloat16 transposes
+// back had taken 40 % of a 4096-plane 28 x 28 -> 14 x 14 bfloat16 backward (case 44).
+template <DType kType>
+HWY_INLINE void SixteenPixelsToSixteenBitPlanes(const float* HWY_RESTRICT pixels, size_t planes,
+                                                uint16_t* HWY_RESTRICT out, ptrdiff_t plane_stride,
+                                                bool native) {
+  static_assert(kPlaneGroup == 16, "");
+  const hn::Full512<float> d;
+  // Unrolled, so that every vector stays in a register (the loop kept them on the stack).
+  __m512i words[8];
+#pragma GCC unroll 8
+  for (size_t r = 0; r < 8; ++r) {
+    words[r] = RoundedPixelPair<kType>(hn::LoadU(d, pixels + r * kPlaneGroup),
+                                       hn::LoadU(d, pixels + (r + 8) * kPlaneGroup), native);
+  }
+  TransposeWords16x16(words);
   for (size_t c = 0; c < 8; ++c) {
-    const __m512i planes_c = _mm512_shuffle_i32x4(columns[c], columns[c], 0xD8);
     if (c < planes) {
       _mm256_storeu_si256(
           reinterpret_cast<__m256i*>(out + static_cast<ptrdiff_t>(c) * plane_stride),
-          _mm512_castsi512_si256(planes_c));
+          _mm512_castsi512_si256(words[c]));
     }
     if (c + 8 < planes) {
       _mm256_storeu_si256(
           reinterpret_cast<__m256i*>(out + static_cast<ptrdiff_t>(c + 8) * plane_stride),
-          _mm512_extracti64x4_epi64(planes_c, 1));
+          _mm512_extracti64x4_epi64(words[c], 1));
     }
+  }
+}
+
+// 16 elements of 16 bits from each of 16 planes (planes[p] + j) into 16 pixels of float32,
+// converted exactly as LoadAs converts: the planes' words transposed first (plane r and r + 8
+// make row r), then each pixel's 16 words widened. 40 shuffles and 16 widenings for 16 pixels,
+// where widening each plane's vector and transposing float32 took about 90.
+template <DType kType>
+HWY_INLINE void SixteenBitPlanesToSixteenPixels(const uint16_t* const (&planes)[kPlaneGroup],
+                                                size_t j, float* HWY_RESTRICT pixels) {
+  static_assert(kPlaneGroup == 16, "");
+  const hn::Full512<float> d;
+  const auto load = [&](size_t p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(planes[p] + j));
+  };
+  __m512i words[8];
+  for (size_t r = 0; r < 8; ++r) {
+    words[r] = _mm512_inserti64x4(_mm512_castsi256_si512(load(r)), load(r + 8), 1);
+  }
+  TransposeWords16x16(words);
+  const auto widen = [&](__m256i pixel) {
+    const hn::Vec256<uint16_t> bits{pixel};
+    if constexpr (kType == DType::kBFloat16) {
+      // The 16 bits are the float's upper half.
+      return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(hn::Full512<uint32_t>(), bits)));
+    } else {
+      return hn::PromoteTo(d, hn::BitCast(hn::Full256<hwy::float16_t>(), bits));
+    }
+  };
+  for (size_t c = 0; c < 8; ++c) {
+    hn::StoreU(widen(_mm512_castsi512_si256(words[c])), d, pixels + c * kPlaneGroup);
+    hn::StoreU(widen(_mm512_extracti64x4_epi64(words[c], 1)), d, pixels + (c + 8) * kPlaneGroup);
   }
 }
 #endif
@@ -510,12 +543,23 @@ void PlanesToPixelsOf(const void* src, ptrdiff_t plane_stride, size_t planes, si
   constexpr size_t kLineElements = kCacheLineBytes / sizeof(Storage);
   constexpr size_t kLoadPrefetchElements = 2 * kLineElements;
   const size_t distinct_planes = planes < kPlaneGroup ? planes : kPlaneGroup;
-  for (; j + lanes <= n; j += lanes) {
+  const auto prefetch_planes = [&]() {
     if (j % kLineElements < lanes) {
       for (size_t p = 0; p < distinct_planes; ++p) {
         __builtin_prefetch(plane[p] + j + kLoadPrefetchElements, /*rw=*/0, /*locality=*/3);
       }
     }
+  };
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (kType != DType::kFloat32 && hn::MaxLanes(d) == kPlaneGroup) {
+    for (; j + kPlaneGroup <= n; j += kPlaneGroup) {
+      prefetch_planes();
+      SixteenBitPlanesToSixteenPixels<kType>(plane, j, dst + j * kPlaneGroup);
+    }
+  }
+#endif
+  for (; j + lanes <= n; j += lanes) {
+    prefetch_planes();
     float* const pixels = dst + j * kPlaneGroup;
     // Named vectors: arrays of vectors are not portable to SVE.
     V a0, a1, a2, a3, b0, b1, b2, b3;
