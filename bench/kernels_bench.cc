@@ -78,7 +78,7 @@ void BM_CombineRows(benchmark::State& state) {
 }
 BENCHMARK(BM_CombineRows)->Arg(64)->Arg(128)->Arg(512);
 
-// The H pass of an anti-aliased downscale over a row group: kRowGroup result rows of `taps`
+// The H pass of an anti-aliased downscale over a row group: kMinRowGroup result rows of `taps`
 // source rows of `width` floats each, consecutive runs `step` rows apart (17 taps by 4: 4x bicubic
 // AA, as case 22; 33 by 8: 8x, as case 25). Rows a row apart are far enough for Combine's
 // many-tap form; the group's source rows stay in L2 between iterations.
@@ -86,7 +86,7 @@ void BM_CombineRowsManyTaps(benchmark::State& state) {
   const auto taps = static_cast<size_t>(state.range(0));
   const auto width = static_cast<size_t>(state.range(1));
   const auto step = static_cast<size_t>(state.range(2));
-  const size_t rows = kernels::kRowGroup;
+  const size_t rows = kernels::kMinRowGroup;
   const std::vector<float> src = RandomFloats((taps + (rows - 1) * step) * width);
   std::vector<float> weights(taps);
   for (size_t k = 0; k < taps; ++k) weights[k] = 1.0f / static_cast<float>(taps + k);
@@ -103,11 +103,11 @@ void BM_CombineRowsManyTaps(benchmark::State& state) {
 }
 BENCHMARK(BM_CombineRowsManyTaps)->Args({17, 512, 4})->Args({33, 1024, 8});
 
-// The W pass over kRowGroup rows of a forward in -> out axis.
+// The W pass over kMinRowGroup rows of a forward in -> out axis.
 void GatherBench(benchmark::State& state, const ForwardAxis& forward, bool allow_uniform,
                  bool allow_periodic = false, bool as_gather = false) {
   const WidthAxis axis(forward, allow_uniform, allow_periodic, as_gather);
-  const size_t rows = kernels::kRowGroup;
+  const size_t rows = kernels::kMinRowGroup;
   const std::vector<float> src = RandomFloats(rows * axis.view.source_length);
   std::vector<float> dst(rows * axis.view.length);
   for (auto _ : state) {
@@ -165,7 +165,8 @@ void BM_GatherRowsBlockedSevenEighths(benchmark::State& state) {
 }
 BENCHMARK(BM_GatherRowsBlockedSevenEighths)->Args({256, 0})->Args({256, 1});
 
-// The planar H-first row group: H pass of kRowGroup rows, then their W pass, for bilinear 2x
+// The planar H-first pass over a plane in row groups of kMaxRowGroup (the plan's choice for 2x
+// gradients of planes up to 128 wide): H pass of a group, then its W pass, for bilinear 2x
 // (forward in -> 2 * in on both axes) from `dtype` source rows.
 void CombineThenGatherBench(benchmark::State& state, DType dtype) {
   const int64_t in = state.range(0), out = 2 * in;
@@ -176,13 +177,13 @@ void CombineThenGatherBench(benchmark::State& state, DType dtype) {
   for (size_t i = 0; i < floats.size(); ++i) halves[i] = FloatToBFloat16(floats[i]);
   const void* src = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
                                              : static_cast<const void*>(halves.data());
-  std::vector<float> scratch(kernels::kRowGroup * kernels::GroupRowFloats(out));
+  std::vector<float> scratch(kernels::kMaxRowGroup * kernels::GroupRowFloats(out));
   std::vector<float> dst(static_cast<size_t>(in * in));
   const kernels::RowRuns runs{height.first.data(), height.weight_offset.data(),
                               height.weights.data()};
   for (auto _ : state) {
-    kernels::CombineThenGatherRows(runs, 0, static_cast<size_t>(in), dtype, src, out, 0, width.view,
-                                   scratch.data(), dst.data(), in);
+    kernels::CombineThenGatherRows(runs, 0, static_cast<size_t>(in), kernels::kMaxRowGroup, dtype,
+                                   src, out, 0, width.view, scratch.data(), dst.data(), in);
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }

@@ -479,6 +479,43 @@ TEST(Engine, ChannelsLastRowGroupsMatchNaiveAndThreadCounts) {
   EXPECT_TRUE(paired.schedule.pair_h_rows);
 }
 
+// Planar row groups hold about 16 KiB of float rows, 8 to 32 rows (plan.cc, PlanarRowGroup):
+// 32 of a 2x gradient's 128-column H-pass rows, 8 of 2048 columns; W first, a converted source
+// row and the W-pass row made from it count together (64 + 128 columns: 21 rows). Groups of several
+// sizes in one band, and a band shorter than a group, match the naive product in every dtype and
+// give the same bits at 1 and 3 threads.
+TEST(Engine, PlanarRowGroupsHoldAboutSixteenKiBAndChangeNoBits) {
+  struct Case {
+    Problem problem;
+    PassOrder order;
+    int64_t row_group;
+  };
+  const Case cases[] = {
+      {Problem{1, 2, 70, 64, 140, 128, false}, PassOrder::kHeightFirst, 32},
+      {Problem{1, 1, 20, 1024, 40, 2048, false}, PassOrder::kHeightFirst, 8},
+      {Problem{1, 2, 40, 256, 80, 512, false}, PassOrder::kHeightFirst, 8},
+      {Problem{1, 2, 140, 128, 70, 64, false}, PassOrder::kWidthFirst, 21},
+      {Problem{1, 1, 36, 512, 18, 256, false}, PassOrder::kWidthFirst, 8},
+  };
+  for (const Case& c : cases) {
+    const Problem& p = c.problem;
+    const AxisRuns ax_h = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+    const AxisRuns ax_w = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+    PlaneView grad, result;
+    ShapeViews(p, &grad, &result);
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      const Plan plan = BuildPlan(dtype, grad, result, ax_h, ax_w, 1, c.order);
+      ASSERT_EQ(plan.schedule.layout, Layout::kPlanar);
+      EXPECT_EQ(plan.schedule.row_group, c.row_group)
+          << p.in_w << " -> " << p.out_w << " " << DTypeName(dtype);
+      std::vector<uint8_t> one, three;
+      RunAndCheck(p, ax_h, ax_w, dtype, c.order, 1, &one);
+      RunAndCheck(p, ax_h, ax_w, dtype, c.order, 3, &three);
+      EXPECT_EQ(one, three) << p.in_w << " " << DTypeName(dtype);
+    }
+  }
+}
+
 // Runs `plan` (its source already set) with cached and with streamed result stores, the streamed
 // result aligned to a 64-byte line and one float off it, and expects the same bits.
 void ExpectStreamedRunMatchesCached(Plan plan, size_t result_elements) {

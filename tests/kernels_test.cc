@@ -1272,32 +1272,36 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
     kernels::GatherRows(gather, 1, row.data(), 0, expected.data() + i * in_w, 0);
   }
   const ptrdiff_t dst_stride = in_w + 2;
-  std::vector<float> scratch(kernels::kRowGroup * kernels::GroupRowFloats(out_w));
-  for (int64_t begin : {int64_t{0}, in_h / 3}) {
-    for (int64_t end : {in_h, begin + (in_h - begin) / 2 + 1}) {
-      if (end > in_h || end <= begin) continue;
-      // Source rows from a band's first row on, as the engine passes them.
-      int64_t row0 = out_h;
-      for (int64_t i = begin; i < end; ++i) {
-        if (c.height.count(i) > 0) row0 = std::min<int64_t>(row0, c.height.first[i]);
-      }
-      if (row0 == out_h) row0 = 0;
-      const char* band = static_cast<const char*>(source) +
-                         row0 * src_stride * static_cast<int64_t>(DTypeSize(dtype));
-      std::vector<float> dst(static_cast<size_t>((end - begin) * dst_stride), 777.0f);
-      kernels::CombineThenGatherRows(runs, static_cast<size_t>(begin), static_cast<size_t>(end),
-                                     dtype, band, src_stride, row0, gather, scratch.data(),
-                                     dst.data(), dst_stride);
-      for (int64_t i = begin; i < end; ++i) {
-        for (int64_t j = 0; j < in_w; ++j) {
-          ASSERT_EQ(BitsOrNaN(dst[(i - begin) * dst_stride + j]), BitsOrNaN(expected[i * in_w + j]))
-              << label << " " << DTypeName(dtype) << " rows [" << begin << ", " << end << ") row "
-              << i << " column " << j;
+  std::vector<float> scratch(kernels::kMaxRowGroup * kernels::GroupRowFloats(out_w));
+  // Groups of any size give the same bits: the plan's smallest and largest, and sizes that cut
+  // a band into several groups with a partial last one.
+  for (const size_t group : {size_t{3}, kernels::kMinRowGroup, kernels::kMaxRowGroup})
+    for (int64_t begin : {int64_t{0}, in_h / 3}) {
+      for (int64_t end : {in_h, begin + (in_h - begin) / 2 + 1}) {
+        if (end > in_h || end <= begin) continue;
+        // Source rows from a band's first row on, as the engine passes them.
+        int64_t row0 = out_h;
+        for (int64_t i = begin; i < end; ++i) {
+          if (c.height.count(i) > 0) row0 = std::min<int64_t>(row0, c.height.first[i]);
         }
-        ASSERT_EQ(dst[(i - begin) * dst_stride + in_w], 777.0f) << label << " wrote past a row";
+        if (row0 == out_h) row0 = 0;
+        const char* band = static_cast<const char*>(source) +
+                           row0 * src_stride * static_cast<int64_t>(DTypeSize(dtype));
+        std::vector<float> dst(static_cast<size_t>((end - begin) * dst_stride), 777.0f);
+        kernels::CombineThenGatherRows(runs, static_cast<size_t>(begin), static_cast<size_t>(end),
+                                       group, dtype, band, src_stride, row0, gather, scratch.data(),
+                                       dst.data(), dst_stride);
+        for (int64_t i = begin; i < end; ++i) {
+          for (int64_t j = 0; j < in_w; ++j) {
+            ASSERT_EQ(BitsOrNaN(dst[(i - begin) * dst_stride + j]),
+                      BitsOrNaN(expected[i * in_w + j]))
+                << label << " " << DTypeName(dtype) << " groups of " << group << " rows [" << begin
+                << ", " << end << ") row " << i << " column " << j;
+          }
+          ASSERT_EQ(dst[(i - begin) * dst_stride + in_w], 777.0f) << label << " wrote past a row";
+        }
       }
     }
-  }
 }
 
 TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {

@@ -19,7 +19,6 @@ using kernels::CombineThenGatherRows;
 using kernels::GatherAxis;
 using kernels::GatherPixels;
 using kernels::GatherRows;
-using kernels::kRowGroup;
 using kernels::LoadAsFloat;
 using kernels::ResultStores;
 using kernels::RowRuns;
@@ -216,7 +215,7 @@ class PlanarTask {
       } else {
         // A row group at a time, so the W pass shares its weight loads across rows as it does
         // on float rows read in place.
-        const auto group_rows = static_cast<int64_t>(kRowGroup);
+        const int64_t group_rows = schedule_.row_group;
         for (int64_t r0 = 0; r0 < rows; r0 += group_rows) {
           const int64_t group = std::min(group_rows, rows - r0);
           float* const source_rows = scratch_.source.Span(0, group * source_w_);
@@ -263,22 +262,22 @@ class PlanarTask {
       LoadSourceRows(row0, band_rows, tile);
       rows = tile;
     }
-    float* const group_rows =
-        scratch_.source.Span(0, kRowGroup * kernels::GroupRowFloats(source_w_));
+    const auto group = static_cast<size_t>(schedule_.row_group);
+    float* const group_rows = scratch_.source.Span(0, group * kernels::GroupRowFloats(source_w_));
     const RowRuns runs = HeightRuns(problem_.axis_h);
     const auto begin = static_cast<size_t>(band_.result_row_begin);
     const auto end = static_cast<size_t>(band_.result_row_end);
     if (result_direct_) {
-      CombineThenGatherRows(runs, begin, end, rows_dtype, rows, stride, row0, gather_, group_rows,
-                            reinterpret_cast<float*>(ResultRow(band_.result_row_begin)),
+      CombineThenGatherRows(runs, begin, end, group, rows_dtype, rows, stride, row0, gather_,
+                            group_rows, reinterpret_cast<float*>(ResultRow(band_.result_row_begin)),
                             problem_.result.stride_h);
       return;
     }
-    for (size_t group_begin = begin; group_begin < end; group_begin += kRowGroup) {
-      const size_t group_end = std::min(end, group_begin + kRowGroup);
-      float* const result_rows = scratch_.result.Span(0, kRowGroup * result_w_);
-      CombineThenGatherRows(runs, group_begin, group_end, rows_dtype, rows, stride, row0, gather_,
-                            group_rows, result_rows, result_w_);
+    for (size_t group_begin = begin; group_begin < end; group_begin += group) {
+      const size_t group_end = std::min(end, group_begin + group);
+      float* const result_rows = scratch_.result.Span(0, group * result_w_);
+      CombineThenGatherRows(runs, group_begin, group_end, group, rows_dtype, rows, stride, row0,
+                            gather_, group_rows, result_rows, result_w_);
       StoreResultRows(static_cast<int64_t>(group_begin),
                       static_cast<int64_t>(group_end - group_begin), result_rows);
     }

@@ -354,6 +354,28 @@ bool ShouldGroupHeightRows(const ResampleProblem& problem, const CpuSchedule& sc
   return longest >= kMinGroupedTaps && longest * row_bytes > kL1RunBytes;
 }
 
+// A planar row group's float rows (the H-first pass's H-pass rows; the W-first pass's converted
+// source rows with the W-pass rows made from them) take about kRowGroupBytes, from kMinRowGroup
+// to kMaxRowGroup rows. Each group costs its own set-up: the W pass's per-call work and exact
+// edge elements, and where 16-bit results take one call per group, a source prefetch that
+// starts again. Every planar case in groups of 16 rows rather than 8 ran in 0.89-1.01 of its
+// time (AVX3, 2 threads, alternated rounds); in 32 rather than 16, the 2x gradients' 512-byte
+// H-pass rows (cases 5 and 6) 0.86-0.89 and case 1 0.95, while rows of 1-2 KiB ran 1.03x slower
+// (cases 10, 12), as did 64 rows of 256 bytes against 16 (case 19, W first): the W pass then
+// reads its rows from L2. Counting only its 128-column source rows, a 4x bicubic AA gradient onto
+// 512-column bfloat16 planes (case 12, W first) took groups of 32 and ran 1.05x slower than in 8.
+constexpr int64_t kRowGroupBytes = 16 * 1024;
+
+int64_t PlanarRowGroup(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  const int64_t row_floats =
+      schedule.h_pass_first
+          ? static_cast<int64_t>(kernels::GroupRowFloats(static_cast<size_t>(problem.source.w)))
+          : problem.source.w + problem.result.w;
+  const int64_t row_bytes = std::max<int64_t>(row_floats, 1) * static_cast<int64_t>(sizeof(float));
+  return std::clamp(kRowGroupBytes / row_bytes, static_cast<int64_t>(kernels::kMinRowGroup),
+                    static_cast<int64_t>(kernels::kMaxRowGroup));
+}
+
 // Only the channels-last H-first kernel can combine two result rows per source load, and only
 // while both rows' scratch fits the tile budget: consecutive rows share source loads.
 bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
@@ -461,14 +483,15 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
   const size_t band_rows = static_cast<size_t>(MaxBandRows(schedule.bands));
   const bool w_identity = problem.axis_w.identity;
   const bool result_in_place = schedule.result_rows_float_in_place;
+  const auto group = static_cast<size_t>(schedule.row_group);
   ScratchLayout scratch;
   switch (schedule.planar_path) {
     case PlanarPath::kHeightFirst:
       // Source rows of any dtype are read in place when their columns are contiguous, else
       // converted into the tile; the H pass writes a row group for the W pass.
       scratch.tile_floats = schedule.source_rows_native_in_place ? 0 : band_rows * source_w;
-      scratch.source_floats = kernels::kRowGroup * kernels::GroupRowFloats(source_w);
-      scratch.result_floats = result_in_place ? 0 : kernels::kRowGroup * result_w;
+      scratch.source_floats = group * kernels::GroupRowFloats(source_w);
+      scratch.result_floats = result_in_place ? 0 : group * result_w;
       break;
     case PlanarPath::kWidthOnly:
       // One source row as float, unless read in place; one result row unless written in place
@@ -482,7 +505,7 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
       scratch.tile_floats =
           w_identity && schedule.source_rows_float_in_place ? 0 : band_rows * result_w;
       scratch.source_floats =
-          schedule.source_rows_float_in_place || w_identity ? 0 : kernels::kRowGroup * source_w;
+          schedule.source_rows_float_in_place || w_identity ? 0 : group * source_w;
       scratch.result_floats = schedule.result_rows_native_in_place ? 0 : result_w;
       break;
   }
@@ -631,6 +654,7 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   }
   schedule.h_pass_first = ChoosePassOrder(p, schedule.layout, order, w_row_steps);
   schedule.planar_path = ChoosePlanarPath(p, schedule.h_pass_first);
+  if (schedule.layout == Layout::kPlanar) schedule.row_group = PlanarRowGroup(p, schedule);
   ChooseInPlaceRows(p, &schedule);
   if ((schedule.layout == Layout::kChannelsLast || schedule.layout == Layout::kPlaneGroups) &&
       schedule.h_pass_first) {

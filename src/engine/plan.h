@@ -128,6 +128,8 @@ struct CpuSchedule {
   // is one run of elements: a plane group transposes in one call per direction, and a planar
   // task converts or rounds a row group in one call, rather than one per row.
   bool source_planes_dense = false, result_planes_dense = false;
+  // Planar: rows handed from one pass to the other at once (plan.cc, PlanarRowGroup).
+  int64_t row_group = 0;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
   // Channels-last H first over dense pixel rows whose runs span more than L1 holds: the H pass

@@ -829,10 +829,10 @@ CombineRowFunction SelectCombineRow(DType dtype, int phases) {
   return SelectCombineRowForPhases<1>(dtype);
 }
 
-void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
-                               const void* src, ptrdiff_t src_stride, int64_t src_row0,
-                               const GatherAxis& axis, float* scratch, float* dst,
-                               ptrdiff_t dst_stride) {
+void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row_end,
+                               size_t group_rows, DType dtype, const void* src,
+                               ptrdiff_t src_stride, int64_t src_row0, const GatherAxis& axis,
+                               float* scratch, float* dst, ptrdiff_t dst_stride) {
   const size_t n = axis.source_length;
   const SplitRowFunction split_rows = SelectSplitRow(axis);
   const int phases = split_rows != nullptr ? axis.uniform_stride : 1;
@@ -842,8 +842,8 @@ void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row
   const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(DTypeSize(dtype));
   SourcePrefetcher prefetcher(runs, row_begin, row_end, src, src_stride, DTypeSize(dtype), src_row0,
                               n);
-  for (size_t group_begin = row_begin; group_begin < row_end; group_begin += kRowGroup) {
-    const size_t group = std::min(kRowGroup, row_end - group_begin);
+  for (size_t group_begin = row_begin; group_begin < row_end; group_begin += group_rows) {
+    const size_t group = std::min(group_rows, row_end - group_begin);
     for (size_t r = 0; r < group; ++r) {
       const size_t i = group_begin + r;
       const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
@@ -899,12 +899,13 @@ void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const
   HWY_DYNAMIC_DISPATCH(GatherPixelRowsImpl)(axis, channels, rows, src, src_stride, dst, dst_stride);
 }
 
-void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
-                           const void* src, ptrdiff_t src_stride, int64_t src_row0,
+void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, size_t group_rows,
+                           DType dtype, const void* src, ptrdiff_t src_stride, int64_t src_row0,
                            const GatherAxis& axis, float* scratch, float* dst,
                            ptrdiff_t dst_stride) {
   HWY_DYNAMIC_DISPATCH(CombineThenGatherRowsImpl)
-  (runs, row_begin, row_end, dtype, src, src_stride, src_row0, axis, scratch, dst, dst_stride);
+  (runs, row_begin, row_end, group_rows, dtype, src, src_stride, src_row0, axis, scratch, dst,
+   dst_stride);
 }
 
 size_t FloatLanes() {

@@ -137,9 +137,11 @@ void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const
 void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const float* pixels,
                              float* planar, float* gathered, float* dst);
 
-// Rows the planar H-first pass combines before handing them to the W pass at once (the blocked
-// W form's row group).
-inline constexpr size_t kRowGroup = 8;
+// Rows the planar passes hand from one to the other at once (the H-first pass's group of H-pass
+// rows, the W-first pass's group of converted source rows for the blocked W form): the plan
+// chooses between these (plan.cc, PlanarRowGroup).
+inline constexpr size_t kMinRowGroup = 8;
+inline constexpr size_t kMaxRowGroup = 32;
 
 // Floats one H-pass row of `n` columns takes in CombineThenGatherRows's scratch, in whichever
 // layout it chooses (natural, or split by a column phase of 2 or 4).
@@ -189,15 +191,15 @@ void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, con
                       ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
                       ptrdiff_t dst_stride, ResultStores stores);
 
-// The planar H-first pass over result rows [row_begin, row_end), kRowGroup rows at a time: row
+// The planar H-first pass over result rows [row_begin, row_end), `group_rows` rows at a time: row
 // i is the H pass of its run over source rows of `dtype` (source row o at src + (o - src_row0)
 // * src_stride elements) followed by the W pass over `axis`, written to dst + (i - row_begin) *
-// dst_stride. `scratch` holds kRowGroup * GroupRowFloats(axis.source_length) floats. The same
+// dst_stride. `scratch` holds group_rows * GroupRowFloats(axis.source_length) floats. The same
 // bits as CombineRowsFrom into rows and GatherRows over them; where the W pass has a uniform
 // interior of stride 2 or 4 the H pass stores its rows split by column phase, so the W pass
 // needs no shuffles.
-void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
-                           const void* src, ptrdiff_t src_stride, int64_t src_row0,
+void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, size_t group_rows,
+                           DType dtype, const void* src, ptrdiff_t src_stride, int64_t src_row0,
                            const GatherAxis& axis, float* scratch, float* dst,
                            ptrdiff_t dst_stride);
 
