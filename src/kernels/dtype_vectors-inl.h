@@ -78,19 +78,6 @@ template <class DF>
 HWY_INLINE hn::Vec<hn::Repartition<uint16_t, DF>> InterleavedBFloat16Bits(DF df, hn::Vec<DF> even,
                                                                           hn::Vec<DF> odd) {
   const hn::Repartition<uint16_t, DF> du16;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  if constexpr (hn::MaxLanes(DF()) == 16) {
-    if (NativeBFloat16Rounding() && (Denormals(even) | Denormals(odd)) == 0) {
-      // The pair holds even[0..15] then odd[0..15]; one permute interleaves them.
-      alignas(64) static constexpr uint16_t kInterleave[32] = {
-          0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,  21, 6,  22, 7,  23,
-          8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
-      const __m512i order = _mm512_load_si512(kInterleave);
-      return hn::Vec512<uint16_t>{
-          _mm512_permutexvar_epi16(order, NativeBFloat16Pair(even, odd).raw)};
-    }
-  }
-#endif
   const auto odd_bits = hn::BitCast(du16, RoundedBFloat16InUpperHalf(df, odd));
   const auto even_bits =
       hn::BitCast(du16, hn::ShiftRight<16>(RoundedBFloat16InUpperHalf(df, even)));

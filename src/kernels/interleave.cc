@@ -677,8 +677,9 @@ void PixelsToPlanesOf(const float* HWY_RESTRICT src, size_t planes, size_t n, vo
     // Two vectors of pixels at a time, the even pixels in one and the odd in the other, so that
     // each plane's two rounded vectors merge into one without a shuffle (InterleavedBFloat16Bits):
     // block k of the t-th vector loaded holds pixel 8k + 2t (even) or 8k + 2t + 1 (odd), so after
-    // the transpose lane m of a plane's pair is its pixels 2m and 2m + 1. On AVX-512 that drops
-    // the pack and the lane permute each plane's vector took.
+    // the transpose lane m of a plane's pair is its pixels 2m and 2m + 1, which drops the pack
+    // each plane's vector took. AVX-512 has transposed every whole vector of pixels above, as
+    // words, by the time it gets here.
     const hn::Repartition<uint16_t, decltype(d)> du16;
     const auto store_pair = [&](V even, V odd, size_t p) {
       if (p >= planes) return;
