@@ -536,6 +536,23 @@ TEST_P(CommonErrorsTest, ViewStridesBeyondStorageIsInvalid) {
                       {std::string(op().source_name) + " view", "element 18"});
 }
 
+// Row: a view that does not fit its storage, when that storage is larger than any process can
+// address (2^56 bytes): storageDims are metadata only, and the engine forms byte offsets from
+// strides in int64.
+TEST_P(CommonErrorsTest, ViewBeyondAddressableMemoryIsInvalid) {
+  Call call;
+  call.out.strides = {8, 8, int64_t{1} << 54, 1};  // element 2^54 + 1, of 4 bytes: past 2^56
+  call.out.storage = {int64_t{1} << 55};
+  ExpectPhase1Failure(op(), call, ACLNN_ERR_PARAM_INVALID,
+                      {Result(op(), "view"), "addressable", "18014398509481985"});
+  Call half_call;  // 2-byte elements reach 2^55 + 2 bytes: inside the bound, and valid
+  half_call.out.dtype = half_call.grad.dtype = ACL_FLOAT16;
+  half_call.out.strides = call.out.strides;
+  half_call.out.storage = call.out.storage;
+  Invocation half(op(), half_call);
+  EXPECT_EQ(half.Phase1(), ACLNN_SUCCESS) << RecentMessage();
+}
+
 // Row: a negative stride (and a negative offset, which cannot address storage either).
 TEST_P(CommonErrorsTest, NegativeStrideIsInvalid) {
   Call call;

@@ -325,6 +325,15 @@ const std::vector<ErrorRow>& ForwardErrorRows() {
        },
        ACLNN_ERR_PARAM_INVALID,
        {"{source} view", "[8, 8, 4, 1]", "element 5"}},
+      // Storage larger than any process can address (2^56 bytes) is metadata only.
+      {"#10 source beyond addressable memory",
+       Always,
+       [](const Op&, Call* c) {
+         c->source.strides = {8, 8, int64_t{1} << 54, 1};
+         c->source.storage = {int64_t{1} << 55};
+       },
+       ACLNN_ERR_PARAM_INVALID,
+       {"{source} view", "addressable", "18014398509481985"}},
       {"#10 source negative storageDims",
        Always,
        [](const Op&, Call* c) { c->source.storage = {-4}; },

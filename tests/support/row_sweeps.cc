@@ -71,12 +71,23 @@ void SweepSizes(const Rows& rows) {
 
 void SweepThinPlanes(const Rows& rows) {
   for (const aclnn_upsample_operator* op : rows) {
-    for (bool align : {false, true}) {
-      for (const Case& c :
-           {RowCase(*op, 1, 40, 1, 17, align, 0, 0, 1, 2),
-            RowCase(*op, 40, 1, 17, 1, align, 0, 0, 1, 2), RowCase(*op, 1, 9, 5, 1, align),
-            RowCase(*op, 9, 1, 1, 20, align), RowCase(*op, 1, 1, 1, 1, align, 0, 0, 2, 3)}) {
-        CheckIfWithinLimit(*op, c);
+    // Axes of size 1 with the strides of a dense tensor, then with strides of 2^62 (which the
+    // engine must never multiply into a byte offset), in each format the row takes.
+    std::vector<RunOptions> layouts;
+    for (Storage storage : {Storage::kContiguous, Storage::kHugeUnitStrides}) {
+      layouts.push_back(Options(ACL_FLOAT, ACL_FORMAT_NCHW, storage));
+      if (op->accepts_nhwc) layouts.push_back(Options(ACL_BF16, ACL_FORMAT_NHWC, storage));
+    }
+    for (const RunOptions& options : layouts) {
+      for (bool align : {false, true}) {
+        for (const Case& c :
+             {RowCase(*op, 1, 40, 1, 17, align, 0, 0, 1, 2),
+              RowCase(*op, 40, 1, 17, 1, align, 0, 0, 1, 2), RowCase(*op, 1, 9, 5, 1, align),
+              RowCase(*op, 9, 1, 1, 20, align), RowCase(*op, 1, 1, 1, 1, align, 0, 0, 2, 3),
+              RowCase(*op, 1, 1, 1, 1, align, 0, 0, 1, 4),
+              RowCase(*op, 6, 5, 6, 5, align, 0, 0, 1, 1)}) {
+          CheckIfWithinLimit(*op, c, options);
+        }
       }
     }
   }

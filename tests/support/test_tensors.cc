@@ -120,6 +120,11 @@ Layout MakeLayout(const int64_t (&nchw)[4], aclFormat format, Storage storage, b
       strides[2] = 1;
     }
   }
+  if (storage == Storage::kHugeUnitStrides) {
+    for (int d = 0; d < 4; ++d) {
+      if (layout.view_dims[d] == 1) strides[d] = int64_t{1} << 62;
+    }
+  }
   layout.strides = strides;
   layout.offset = storage == Storage::kOffset ? 7 : 0;
   // An empty view still gets the storage it would have with its zero dimensions at 1: sentinel

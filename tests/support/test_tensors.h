@@ -21,6 +21,8 @@ enum class Storage {
   kOffset,            // contiguous, starting at a non-zero offset into a larger storage
   kBroadcastGrad,     // the source (gradOut, or a forward input) with zero N and C strides
                       // (one plane seen N*C times); the result is contiguous
+  kHugeUnitStrides,   // contiguous, but every axis of size 1 has stride 2^62: never stepped
+                      // along, so any stride is valid there (PyTorch leaves them arbitrary)
 };
 
 struct RunOptions {

@@ -359,8 +359,15 @@ aclnnStatus CheckStrides(const Checker& check, const aclTensor& tensor, const ch
   return ACLNN_SUCCESS;
 }
 
-// #10: the view inside its storage (an empty view addresses nothing, so any offset fits).
-aclnnStatus CheckStorage(const Checker& check, const aclTensor& tensor, const char* name) {
+// Bytes no process can address (x86-64 and AArch64 user space is at most 2^56 bytes). A view
+// reaching that far is as invalid as one outside its storage, and the bound keeps the engine's
+// byte offsets (strides times element sizes, and small multiples of them) inside int64.
+constexpr int64_t kMaxAddressableBytes = int64_t{1} << 56;
+
+// #10: the view inside its storage, and that storage addressable (an empty view addresses
+// nothing, so any offset fits).
+aclnnStatus CheckStorage(const Checker& check, const aclTensor& tensor, const char* name,
+                         size_t element_bytes) {
   if (tensor.offset < 0) {
     return check.Invalid(std::string(name) + " offset", "a non-negative offset",
                          std::to_string(tensor.offset));
@@ -383,6 +390,17 @@ aclnnStatus CheckStorage(const Checker& check, const aclTensor& tensor, const ch
         "offset " + std::to_string(tensor.offset) + " with shape " + Join(tensor.view_dims) +
             " and strides " + Join(tensor.strides) + ", reaching element " +
             std::to_string(static_cast<int64_t>(tensor.offset + LastOffset(tensor))));
+  }
+  if (!IsEmptyView(tensor) &&
+      (tensor.offset + LastOffset(tensor) + 1) * static_cast<Int128>(element_bytes) >
+          kMaxAddressableBytes) {
+    return check.Invalid(
+        std::string(name) + " view",
+        "a view within the addressable " + std::to_string(kMaxAddressableBytes) + " bytes",
+        "offset " + std::to_string(tensor.offset) + " with shape " + Join(tensor.view_dims) +
+            " and strides " + Join(tensor.strides) + ", reaching element " +
+            std::to_string(static_cast<int64_t>(tensor.offset + LastOffset(tensor))) + " of " +
+            std::to_string(element_bytes) + " bytes");
   }
   return ACLNN_SUCCESS;
 }
@@ -450,10 +468,19 @@ PlaneView ToPlaneView(const aclTensor& tensor, const AxisOrder& axes, DType dtyp
   view.c = tensor.view_dims[axes.c];
   view.h = tensor.view_dims[axes.h];
   view.w = tensor.view_dims[axes.w];
-  view.stride_n = tensor.strides[0];
-  view.stride_c = tensor.strides[axes.c];
-  view.stride_h = tensor.strides[axes.h];
-  view.stride_w = tensor.strides[axes.w];
+  // An axis of size 1 is never stepped along, so validation leaves its stride free (PyTorch
+  // makes such strides arbitrary too). One reaching past the view's last element becomes 0:
+  // the engine multiplies every stride by the element size, and 2^62 * 4 overflows. Smaller
+  // ones stay, since the layout tests (dense planes, channels last) compare them.
+  const Int128 reach = IsEmptyView(tensor) ? 0 : LastOffset(tensor) + 1;
+  const auto stride = [&](int axis) {
+    const int64_t s = tensor.strides[axis];
+    return tensor.view_dims[axis] == 1 && s > reach ? 0 : s;
+  };
+  view.stride_n = stride(0);
+  view.stride_c = stride(axes.c);
+  view.stride_h = stride(axes.h);
+  view.stride_w = stride(axes.w);
   return view;
 }
 
@@ -491,9 +518,9 @@ aclnnStatus ValidateCommon(const aclnn_upsample_operator& op, const aclTensor* s
   RETURN_IF_FAILED(CheckShapes(check, op, axes, *problem, *source, in_size, *out));
   RETURN_IF_FAILED(CheckLimits(check, *problem));
   RETURN_IF_FAILED(CheckStrides(check, *source, op.source_name));
-  RETURN_IF_FAILED(CheckStorage(check, *source, op.source_name));
+  RETURN_IF_FAILED(CheckStorage(check, *source, op.source_name, DTypeSize(problem->dtype)));
   RETURN_IF_FAILED(CheckStrides(check, *out, op.result_name));
-  RETURN_IF_FAILED(CheckStorage(check, *out, op.result_name));
+  RETURN_IF_FAILED(CheckStorage(check, *out, op.result_name, DTypeSize(problem->dtype)));
   RETURN_IF_FAILED(CheckOutAddresses(check, op, *out));
   RETURN_IF_FAILED(CheckDataNotNull(check, op, *source, *out));
   RETURN_IF_FAILED(CheckOverlap(check, op, *source, *out, problem->dtype));
