@@ -1404,6 +1404,44 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   }
 }
 
+// Pixels of one and two whole vectors (GatherWholeVectorPixels: the plane groups' 16 channels)
+// with runs of every length from 0 to 12, each pixel bitwise what CombineRows makes of its run
+// (the random axes of the other tests have runs of 6 to 13 taps only).
+TEST_P(KernelsOnEveryTarget, WholeVectorPixelsOfEveryTapCount) {
+  constexpr int32_t kMostTaps = 12;
+  constexpr int32_t kSourcePixels = 20;
+  AxisRuns runs;
+  runs.result_size = kMostTaps + 1;
+  runs.source_size = kSourcePixels;
+  runs.max_count = kMostTaps;
+  std::mt19937 rng(5);
+  runs.weight_offset.push_back(0);
+  for (int32_t count = 0; count <= kMostTaps; ++count) {
+    runs.first.push_back(static_cast<int32_t>(rng() % (kSourcePixels - count + 1)));
+    for (int32_t k = 0; k < count; ++k) {
+      runs.weights.push_back(std::normal_distribution<float>()(rng));
+    }
+    runs.weight_offset.push_back(static_cast<int32_t>(runs.weights.size()));
+  }
+  for (const int64_t vectors : {1, 2}) {
+    const auto channels = static_cast<size_t>(vectors * TargetLanes());
+    const std::vector<float> src = Random(kSourcePixels * channels, 9);
+    std::vector<float> dst(runs.result_size * channels), expected(channels);
+    kernels::GatherPixels(MakeGatherAxis(runs, nullptr, nullptr), channels, src.data(),
+                          static_cast<ptrdiff_t>(channels), dst.data(),
+                          static_cast<ptrdiff_t>(channels), kernels::ResultStores::kCached);
+    for (int32_t i = 0; i < runs.result_size; ++i) {
+      kernels::CombineRows(expected.data(), channels, src.data() + runs.first[i] * channels,
+                           static_cast<ptrdiff_t>(channels),
+                           runs.weights.data() + runs.weight_offset[i], runs.count(i));
+      for (size_t ch = 0; ch < channels; ++ch) {
+        ASSERT_EQ(FloatBits(dst[i * channels + ch]), FloatBits(expected[ch]))
+            << runs.count(i) << " taps, channel " << ch << " of " << channels;
+      }
+    }
+  }
+}
+
 // Streamed stores give the cached stores' bits wherever they are taken: aligned whole-vector
 // pixels (streamed), a misaligned row and channel counts that are not whole vectors (cached).
 // Pixels of one to four vectors that are not whole vectors end in a vector overlapping the one
