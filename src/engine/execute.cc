@@ -373,10 +373,24 @@ class ChannelsLastTask {
   }
 
   void Run() {
+    PrepareRows();
+    RunRows(band_->result_row_begin, band_->result_row_end);
+  }
+
+  // Run() in steps, for a caller that uses each step's result rows at once (the plane groups):
+  // PrepareRows() once, then RunRows over the band's result rows in order, in any steps. W first,
+  // PrepareRows runs the band's W pass into the tile; H first, each row starts from the source.
+  void PrepareRows() {
+    if (!schedule_.h_pass_first) RunWPassIntoTile();
+  }
+  void RunRows(int64_t begin, int64_t end) {
+    RowBand rows = *band_;
+    rows.result_row_begin = static_cast<int32_t>(begin);
+    rows.result_row_end = static_cast<int32_t>(end);
     if (schedule_.h_pass_first) {
-      RunHFirst();
+      RunHFirst(rows);
     } else {
-      RunWFirst();
+      RunHPassFromTile(rows);
     }
   }
 
@@ -406,7 +420,8 @@ class ChannelsLastTask {
     }
   }
 
-  void RunWFirst() {
+  // W first: the W pass of every source row of the band into the tile.
+  void RunWPassIntoTile() {
     const int64_t row0 = band_->source_row_begin;
     const ptrdiff_t tile_row = result_w_ * width_;
     for (int64_t ho = row0; ho < band_->source_row_end; ++ho) {
@@ -421,17 +436,24 @@ class ChannelsLastTask {
       GatherPixels(gather_, width_, pixels, pixel_stride,
                    scratch_.tile.Span((ho - row0) * tile_row, tile_row), width_);
     }
+  }
+
+  // W first: the H pass of result rows [rows.result_row_begin, rows.result_row_end) from the
+  // tile.
+  void RunHPassFromTile(const RowBand& rows) {
+    const int64_t row0 = band_->source_row_begin;
+    const ptrdiff_t tile_row = result_w_ * width_;
     const AxisRuns& ax_h = axis_h_;
     const int64_t band_rows = band_->source_row_end - row0;
     const float* const tile = scratch_.tile.Span(0, band_rows * tile_row);
     if (schedule_.result_pixels_dense) {
-      CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(band_->result_row_begin),
-                       static_cast<size_t>(band_->result_row_end), tile, tile_row,
+      CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(rows.result_row_begin),
+                       static_cast<size_t>(rows.result_row_end), tile, tile_row,
                        static_cast<size_t>(row0), static_cast<size_t>(tile_row), dtype_,
-                       ResultPixel(band_->result_row_begin, 0), result_.stride_h, stores_);
+                       ResultPixel(rows.result_row_begin, 0), result_.stride_h, stores_);
       return;
     }
-    for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end; ++hi) {
+    for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
       float* const dst = scratch_.result.Span(0, tile_row);
@@ -443,17 +465,18 @@ class ChannelsLastTask {
   // The H pass reads source in place, in any dtype (converted in registers): a whole row as
   // one vector when its pixels are back to back, else pixel by pixel. Where the plan allows,
   // two consecutive rows whose runs overlap are combined at once, sharing their source loads.
-  void RunHFirst() {
+  // Result rows [rows.result_row_begin, rows.result_row_end).
+  void RunHFirst(const RowBand& rows) {
     if (schedule_.group_h_rows) {
-      RunHFirstGrouped();
+      RunHFirstGrouped(rows);
       return;
     }
     const AxisRuns& ax_h = axis_h_;
     const bool dense = schedule_.source_pixels_dense;
     const size_t row_floats = static_cast<size_t>(source_w_ * width_);
     float* const first_row = scratch_.source.Span(0, row_floats);
-    for (int64_t hi = band_->result_row_begin; hi < band_->result_row_end;) {
-      if (dense && schedule_.pair_h_rows && hi + 1 < band_->result_row_end && RunsOverlap(hi)) {
+    for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end;) {
+      if (dense && schedule_.pair_h_rows && hi + 1 < rows.result_row_end && RunsOverlap(hi)) {
         float* const second_row = scratch_.source.Span(row_floats, row_floats);
         const int64_t first = ax_h.first[hi];
         CombineRowPairFrom(dtype_, first_row, second_row, source_w_ * width_, SourcePixel(first, 0),
@@ -473,12 +496,12 @@ class ChannelsLastTask {
 
   // The H pass kHeightGroupRows result rows at a time, a column chunk at a time (the plan's
   // group_h_rows: pixels back to back), then each row's W pass.
-  void RunHFirstGrouped() {
+  void RunHFirstGrouped(const RowBand& rows) {
     const auto row_floats = static_cast<size_t>(source_w_ * width_);
-    float* const rows =
+    float* const group =
         scratch_.source.Span(0, kHeightGroupRows * HeightGroupRowFloats(row_floats));
-    CombineHeightGroups(axis_h_, *band_, dtype_, SourcePixel(0, 0), source_.stride_h, row_floats,
-                        rows, [this](int64_t hi, const float* row) { WPassRow(hi, row); });
+    CombineHeightGroups(axis_h_, rows, dtype_, SourcePixel(0, 0), source_.stride_h, row_floats,
+                        group, [this](int64_t hi, const float* row) { WPassRow(hi, row); });
   }
 
   // Whether result row hi + 1's run starts inside row hi's and ends no earlier (what
@@ -695,6 +718,8 @@ class PlaneGroupTask {
         });
     const PlaneView source_view = PixelView(source, source_pixels);
     const PlaneView result_view = PixelView(problem_.result, result_pixels);
+    const PlaneView& result = problem_.result;
+    char* const result_planes = FirstPlane(result);
     const ChannelsLastWork work{DType::kFloat32,
                                 &source_view,
                                 &result_view,
@@ -703,19 +728,38 @@ class PlaneGroupTask {
                                 0,
                                 static_cast<int64_t>(kGroup),
                                 ResultStores::kCached};
-    ChannelsLastTask(plan_, work, scratch_).Run();
-    const PlaneView& result = problem_.result;
-    char* const result_planes = FirstPlane(result);
-    ForEachPlaneRun(
-        result, schedule_.result_planes_dense, [&](int64_t at, int64_t packed, int64_t count) {
-          kernels::PixelsToPlanes(problem_.dtype, result_pixels + packed * kGroup, planes_,
-                                  static_cast<size_t>(count), result_planes + at * elem_,
-                                  schedule_.result_plane_stride, InPlaceResultStores(schedule_));
-        });
+    ChannelsLastTask pixels(plan_, work, scratch_);
+    const auto to_planes = [&](int64_t at, int64_t packed, int64_t count) {
+      kernels::PixelsToPlanes(problem_.dtype, result_pixels + packed * kGroup, planes_,
+                              static_cast<size_t>(count), result_planes + at * elem_,
+                              schedule_.result_plane_stride, InPlaceResultStores(schedule_));
+    };
+    if (!schedule_.result_planes_dense) {
+      pixels.Run();
+      ForEachPlaneRun(result, false, to_planes);
+      return;
+    }
+    // A few result rows at a time, each step's whole vectors of pixels transposed into the planes
+    // right after it: the stores into the planes, each waiting for its line, then overlap the
+    // next rows' arithmetic instead of all coming at the end.
+    pixels.PrepareRows();
+    const int64_t end = work.band->result_row_end;
+    int64_t done = 0;  // pixels already in the planes
+    for (int64_t hi = work.band->result_row_begin; hi < end; hi += kInterleavedRows) {
+      const int64_t step_end = std::min(hi + kInterleavedRows, end);
+      pixels.RunRows(hi, step_end);
+      const int64_t ready =
+          step_end == end ? result.h * result.w : step_end * result.w / kGroup * kGroup;
+      if (ready > done) to_planes(done, done, ready - done);
+      done = ready;
+    }
   }
 
  private:
   static constexpr int64_t kGroup = static_cast<int64_t>(kernels::kPlaneGroup);
+  // Result rows per step of a plane group's passes (a multiple of kHeightGroupRows and even, so
+  // that the steps group and pair rows as the whole band would).
+  static constexpr int64_t kInterleavedRows = 4;
 
   // The group's pixels in scratch as a channels-last image of kGroup channels.
   static PlaneView PixelView(const PlaneView& tensor, float* pixels) {
