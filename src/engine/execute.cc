@@ -760,6 +760,9 @@ class PlaneGroupTask {
   // Result rows per step of a plane group's passes (a multiple of kHeightGroupRows and even, so
   // that the steps group and pair rows as the whole band would).
   static constexpr int64_t kInterleavedRows = 4;
+  static_assert(kInterleavedRows % static_cast<int64_t>(kHeightGroupRows) == 0 &&
+                    kInterleavedRows % 2 == 0,
+                "steps must group and pair rows as the whole band does");
 
   // The group's pixels in scratch as a channels-last image of kGroup channels.
   static PlaneView PixelView(const PlaneView& tensor, float* pixels) {

@@ -381,26 +381,27 @@ aclnnStatus CheckStorage(const Checker& check, const aclTensor& tensor, const ch
     // Saturate: a product beyond any addressable size only has to stay comparable.
     storage = d == 0 ? 0 : std::min<Int128>(storage, Int128{1} << 62) * d;
   }
-  if (!IsEmptyView(tensor) && tensor.offset + LastOffset(tensor) >= storage) {
+  if (IsEmptyView(tensor)) return ACLNN_SUCCESS;
+  const Int128 last = tensor.offset + LastOffset(tensor);
+  // Described only when a check fails: phase 1 of a valid call builds no strings.
+  const auto reach = [&] {
+    return "offset " + std::to_string(tensor.offset) + " with shape " + Join(tensor.view_dims) +
+           " and strides " + Join(tensor.strides) + ", reaching element " +
+           std::to_string(static_cast<int64_t>(last));
+  };
+  if (last >= storage) {
     return check.Invalid(
         std::string(name) + " view",
         "a view inside its storage of " +
             std::to_string(static_cast<int64_t>(std::min<Int128>(storage, INT64_MAX))) +
             " elements (storageDims " + Join(tensor.storage_dims) + ")",
-        "offset " + std::to_string(tensor.offset) + " with shape " + Join(tensor.view_dims) +
-            " and strides " + Join(tensor.strides) + ", reaching element " +
-            std::to_string(static_cast<int64_t>(tensor.offset + LastOffset(tensor))));
+        reach());
   }
-  if (!IsEmptyView(tensor) &&
-      (tensor.offset + LastOffset(tensor) + 1) * static_cast<Int128>(element_bytes) >
-          kMaxAddressableBytes) {
+  if ((last + 1) * static_cast<Int128>(element_bytes) > kMaxAddressableBytes) {
     return check.Invalid(
         std::string(name) + " view",
         "a view within the addressable " + std::to_string(kMaxAddressableBytes) + " bytes",
-        "offset " + std::to_string(tensor.offset) + " with shape " + Join(tensor.view_dims) +
-            " and strides " + Join(tensor.strides) + ", reaching element " +
-            std::to_string(static_cast<int64_t>(tensor.offset + LastOffset(tensor))) + " of " +
-            std::to_string(element_bytes) + " bytes");
+        reach() + " of " + std::to_string(element_bytes) + " bytes");
   }
   return ACLNN_SUCCESS;
 }
