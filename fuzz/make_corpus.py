@@ -249,7 +249,7 @@ REGRESSIONS = {
     "bug3_huge_row_stride_many_tap_overflow": case(
         dims=(1, 2, 1, 1, 4, 1), source=tensor(layout=6, seed=2051)),
     # gradInput's W stride replaced by 2^62 (layout 6 with seed 60) on a 1 x 1 identity: the
-    # copy path (execute.cc, CopyRows) multiplied every row's W stride by the element size,
+    # copy path (execute.cc, RunCopyTask) multiplied every row's W stride by the element size,
     # also for a W of 1 (UBSan: signed overflow).
     "bug4_unit_axis_huge_stride_copy_overflow": case(
         op=BILINEAR_AA, dims=(1, 4, 1, 1, 1, 1), out=tensor(layout=6, seed=60)),
