@@ -769,6 +769,82 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
   }
 }
 
+// A W-first planar task whose tile outgrows L1, where the H pass makes one or two result rows of
+// each tile row, runs the passes in turns (CpuSchedule::w_first_step_rows), and the turns
+// change no bits: against the naive product, across thread counts, and against the same plan
+// with the whole W pass first, streamed or cached, for ratios whose result rows complete two
+// per step (2x) or irregularly (8/7, 3/2). Tiles within L1, H downscales and H upsamples past
+// 2x take no turns.
+TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
+  const auto gather = [](int64_t source, int64_t result) {
+    return AsGather(BuildBilinearAxis(AxisSpec{source, result, false, 0.0}));
+  };
+  // Problem: n, c, result h, w, source h, w (a forward's output and input).
+  const auto plan_for = [&](const Problem& p, DType dtype, int threads) {
+    PlaneView source, result;
+    ShapeViews(p, &source, &result);
+    return BuildPlan(dtype, source, result, gather(p.out_h, p.in_h), gather(p.out_w, p.in_w),
+                     threads, PassOrder::kWidthFirst);
+  };
+  EXPECT_EQ(plan_for(Problem{1, 1, 128, 128, 64, 64, false}, DType::kFloat32, 1)
+                .schedule.w_first_step_rows,
+            0);  // a 32 KiB tile
+  EXPECT_EQ(plan_for(Problem{1, 1, 80, 1024, 160, 512, false}, DType::kFloat32, 1)
+                .schedule.w_first_step_rows,
+            0);  // H down
+  EXPECT_EQ(plan_for(Problem{1, 1, 480, 1024, 60, 512, false}, DType::kFloat32, 1)
+                .schedule.w_first_step_rows,
+            0);  // H up by 8
+
+  const Problem checked{1, 1, 160, 1024, 80, 512, false};  // bands of 20+ rows of 4 KiB
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    ASSERT_GT(plan_for(checked, dtype, 1).schedule.w_first_step_rows, 0) << DTypeName(dtype);
+    std::vector<uint8_t> one, three;
+    RunAndCheck(checked, gather(checked.out_h, checked.in_h), gather(checked.out_w, checked.in_w),
+                dtype, PassOrder::kWidthFirst, 1, &one);
+    RunAndCheck(checked, gather(checked.out_h, checked.in_h), gather(checked.out_w, checked.in_w),
+                dtype, PassOrder::kWidthFirst, 3, &three);
+    EXPECT_EQ(one, three) << DTypeName(dtype);
+  }
+
+  std::mt19937 rng(31);
+  std::normal_distribution<float> normal;
+  for (const Problem& p :
+       {Problem{1, 2, 256, 2048, 128, 1024, false}, Problem{1, 1, 256, 1200, 224, 1050, false},
+        Problem{2, 1, 150, 999, 100, 666, false}}) {
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      PlaneView source, result;
+      ShapeViews(p, &source, &result);
+      const size_t source_elements = static_cast<size_t>(p.n * source.stride_n);
+      const size_t result_bytes = static_cast<size_t>(p.n * result.stride_n) * DTypeSize(dtype);
+      std::vector<float> values(source_elements);
+      for (float& v : values) v = normal(rng);
+      std::vector<uint8_t> source_data(source_elements * DTypeSize(dtype));
+      kernels::StoreFromFloat(dtype, values.data(), source_elements, source_data.data(), 1);
+      for (int threads : {1, 3}) {
+        Plan plan = plan_for(p, dtype, threads);
+        ASSERT_GT(plan.schedule.w_first_step_rows, 0)
+            << p.in_w << " " << DTypeName(dtype) << " threads " << threads;
+        const int64_t step_rows = plan.schedule.w_first_step_rows;
+        plan.problem.source.data = reinterpret_cast<char*>(source_data.data());
+        std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
+        std::vector<uint8_t> turns(result_bytes), whole(result_bytes, 0xCD);
+        for (bool streamed : {false, true}) {
+          plan.schedule.stream_result = streamed;
+          plan.schedule.w_first_step_rows = step_rows;
+          plan.problem.result.data = reinterpret_cast<char*>(turns.data());
+          Execute(plan, workspace.data());
+          plan.schedule.w_first_step_rows = 0;
+          plan.problem.result.data = reinterpret_cast<char*>(whole.data());
+          Execute(plan, workspace.data());
+          ASSERT_EQ(turns, whole) << p.in_w << " " << DTypeName(dtype) << " threads " << threads
+                                  << " streamed " << streamed;
+        }
+      }
+    }
+  }
+}
+
 // The pool runs every task exactly once, whatever the thread count and however its claims of
 // consecutive tasks fall, and hands each participant a slot below the thread count.
 TEST(ThreadPool, EveryTaskRunsOnceInASlotBelowTheThreadCount) {

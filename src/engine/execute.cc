@@ -192,23 +192,30 @@ class PlanarTask {
     }
   }
 
-  // W pass of the band's source rows into the tile (source rows x result width), then the H pass.
+  // W pass of the band's source rows into the tile (source rows x result width), then the H pass;
+  // in turns where the plan steps (CpuSchedule::w_first_step_rows).
   void RunWFirst() {
     const int64_t row0 = band_.source_row_begin,
                   rows = band_.source_row_end - band_.source_row_begin;
     const float* tile = nullptr;
     ptrdiff_t stride = result_w_;
+    float* tile_rows = nullptr;
     if (problem_.axis_w.identity && source_direct_) {
       tile = reinterpret_cast<const float*>(SourceRow(row0));  // the source's own rows
       stride = problem_.source.stride_h;
     } else {
-      float* const tile_rows = scratch_.tile.Span(0, rows * result_w_);
+      tile_rows = scratch_.tile.Span(0, rows * result_w_);
       tile = tile_rows;
+    }
+    // Tile rows [begin, end) from the source, unless the tile is the source itself.
+    const auto w_pass = [&](int64_t begin, int64_t end) {
+      if (tile_rows == nullptr || begin >= end) return;
       if (source_direct_) {
-        GatherRows(gather_, rows, reinterpret_cast<const float*>(SourceRow(row0)),
-                   problem_.source.stride_h, tile_rows, result_w_);
+        GatherRows(gather_, static_cast<size_t>(end - begin),
+                   reinterpret_cast<const float*>(SourceRow(row0 + begin)),
+                   problem_.source.stride_h, tile_rows + begin * result_w_, result_w_);
       } else if (problem_.axis_w.identity) {
-        for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t r = begin; r < end; ++r) {
           LoadAsFloat(problem_.dtype, SourceRow(row0 + r), problem_.source.stride_w, source_w_,
                       tile_rows + r * result_w_);
         }
@@ -216,24 +223,47 @@ class PlanarTask {
         // A row group at a time, so the W pass shares its weight loads across rows as it does
         // on float rows read in place.
         const int64_t group_rows = schedule_.row_group;
-        for (int64_t r0 = 0; r0 < rows; r0 += group_rows) {
-          const int64_t group = std::min(group_rows, rows - r0);
+        for (int64_t r0 = begin; r0 < end; r0 += group_rows) {
+          const int64_t group = std::min(group_rows, end - r0);
           float* const source_rows = scratch_.source.Span(0, group * source_w_);
           LoadSourceRows(row0 + r0, group, source_rows);
           GatherRows(gather_, static_cast<size_t>(group), source_rows, source_w_,
                      tile_rows + r0 * result_w_, result_w_);
         }
       }
-    }
+    };
     const AxisRuns& ax_h = problem_.axis_h;
     if (schedule_.result_rows_native_in_place) {
-      CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(band_.result_row_begin),
-                       static_cast<size_t>(band_.result_row_end), tile, stride,
-                       static_cast<size_t>(row0), static_cast<size_t>(result_w_), problem_.dtype,
-                       ResultRow(band_.result_row_begin), problem_.result.stride_h,
-                       InPlaceResultStores(schedule_));
+      const auto runs = HeightRuns(ax_h);
+      const auto h_pass = [&](int64_t begin, int64_t end) {
+        CombineRowRunsTo(runs, static_cast<size_t>(begin), static_cast<size_t>(end), tile, stride,
+                         static_cast<size_t>(row0), static_cast<size_t>(result_w_), problem_.dtype,
+                         ResultRow(begin), problem_.result.stride_h,
+                         InPlaceResultStores(schedule_));
+      };
+      const int64_t end = band_.result_row_end, step = schedule_.w_first_step_rows;
+      if (step == 0 || tile_rows == nullptr) {
+        w_pass(0, rows);
+        h_pass(band_.result_row_begin, end);
+        return;
+      }
+      // The tile rows result row hi reads lie before this one.
+      const auto tile_rows_read = [&](int64_t hi) {
+        return ax_h.count(hi) > 0 ? ax_h.first[hi] + ax_h.count(hi) - row0 : 0;
+      };
+      int64_t done = 0;
+      for (int64_t hi = band_.result_row_begin; hi < end;) {
+        const int64_t target = std::min(rows, done + step);
+        w_pass(done, target);
+        done = target;
+        int64_t step_end = hi;
+        while (step_end < end && tile_rows_read(step_end) <= done) ++step_end;
+        if (step_end > hi) h_pass(hi, step_end);
+        hi = step_end;
+      }
       return;
     }
+    w_pass(0, rows);
     for (int64_t hi = band_.result_row_begin; hi < band_.result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * stride;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];

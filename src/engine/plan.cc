@@ -438,6 +438,29 @@ int64_t CountUnits(const ResampleProblem& problem, const CpuSchedule& schedule) 
   return problem.result.n * problem.result.c;
 }
 
+// A W-first tile past L1 is read back from L2 by the H pass, unless the two passes take turns:
+// the W pass of kWidthFirstStepRows tile rows, then the H pass of the result rows they complete.
+// Where the H pass makes one to two result rows of each tile row, the turns ran in 0.92 of the
+// time on the suite's cases 9, 24 and 37 (a 224 -> 256 bicubic AA backward, 128 -> 256 forward,
+// 256 -> 512 bilinear AA backward: tiles of 224-512 KiB) and 0.97 on cases 4 and 34. Tiles within
+// L1 lost 8-18 % to the extra calls (64 -> 128 and 32 -> 64 forwards), H upsamples by 8 lost 1-3
+// % (case 11) and gained nothing (case 3), downscales lost up to 17 % (a 4x bicubic AA forward,
+// case 12; session 26 in bench/RESULTS.md).
+constexpr int64_t kWidthFirstStepRows = 8;
+constexpr int64_t kMinSteppedTileBytes = 64 * 1024;
+
+int64_t WidthFirstStepRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  if (schedule.layout != Layout::kPlanar || schedule.planar_path != PlanarPath::kWidthFirst ||
+      !schedule.result_rows_native_in_place || problem.axis_w.identity) {
+    return 0;
+  }
+  const int64_t tile_bytes =
+      MaxBandRows(schedule.bands) * problem.result.w * static_cast<int64_t>(sizeof(float));
+  const int64_t source_rows = problem.axis_h.source_size, result_rows = problem.axis_h.result_size;
+  const bool one_to_two_rows = result_rows >= source_rows && result_rows <= 2 * source_rows;
+  return tile_bytes > kMinSteppedTileBytes && one_to_two_rows ? kWidthFirstStepRows : 0;
+}
+
 // Bands give every thread tasks and keep each task's intermediate tile in L2 (ChooseBandCount),
 // so they are cut by the width of the intermediate's rows: the source's when H runs first, the
 // result's when W runs first, in whole channel blocks for channels-last.
@@ -664,6 +687,7 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   schedule.stream_result = ShouldStreamResult(p, schedule);
   const int64_t units = CountUnits(p, schedule);
   schedule.bands = PlanBands(p, schedule, units, num_threads);
+  schedule.w_first_step_rows = WidthFirstStepRows(p, schedule);
   schedule.scratch = SizeScratch(p, schedule);
   SizeWorkspace(&schedule, units, num_threads);
   return plan;

@@ -130,6 +130,10 @@ struct CpuSchedule {
   bool source_planes_dense = false, result_planes_dense = false;
   // Planar: rows handed from one pass to the other at once (plan.cc, PlanarRowGroup).
   int64_t row_group = 0;
+  // Planar W first, result rows in place: the W pass fills the tile this many rows at a time,
+  // each step followed by the H pass of every result row it completes, so that those rows are
+  // read back from L1; 0 runs the whole band's W pass first (plan.cc, WidthFirstStepRows).
+  int64_t w_first_step_rows = 0;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
   // Channels-last H first over dense pixel rows whose runs span more than L1 holds: the H pass
