@@ -313,8 +313,20 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
   const RandomAxis ax = MakeRandomAxis(14, 28, 7);
   PlaneView g, r;
   ShapeViews(grouped, &g, &r);
-  EXPECT_EQ(BuildPlan(DType::kFloat32, g, r, ax.exact, ax.exact, 1).schedule.layout,
-            Layout::kPlaneGroups);
+  const Plan plan = BuildPlan(DType::kFloat32, g, r, ax.exact, ax.exact, 1);
+  EXPECT_EQ(plan.schedule.layout, Layout::kPlaneGroups);
+  // The result pixels go through a window of a step's rows and a vector's pixels short of one,
+  // not a buffer for the whole 14 x 14 result, and the scratch holds just that.
+  const int64_t window = kPlaneGroupStepRows * 14 + 15;
+  EXPECT_EQ(plan.schedule.group_window_pixels, window);
+  EXPECT_LE(plan.schedule.scratch.group_floats, static_cast<size_t>(16 * (28 * 28 + window) + 16));
+  PlaneView padded_rows = r;
+  padded_rows.stride_h += 2;  // result rows apart: pixels a row at a time, a whole buffer
+  padded_rows.stride_c = padded_rows.h * padded_rows.stride_h;
+  padded_rows.stride_n = padded_rows.c * padded_rows.stride_c;
+  const Plan whole = BuildPlan(DType::kFloat32, g, padded_rows, ax.exact, ax.exact, 1);
+  EXPECT_EQ(whole.schedule.layout, Layout::kPlaneGroups);
+  EXPECT_EQ(whole.schedule.group_window_pixels, 0);
   PlaneView gap = r;
   gap.stride_n += 5;  // images apart: planes of one image evenly spaced, not across images
   EXPECT_EQ(BuildPlan(DType::kFloat32, g, gap, ax.exact, ax.exact, 1).schedule.layout,

@@ -367,7 +367,7 @@ class ChannelsLastTask {
         schedule_(plan.schedule),
         dtype_(work.dtype),
         source_(*work.source),
-        result_(*work.result),
+        result_(work.result),
         elem_(DTypeSize(work.dtype)),
         scratch_(scratch),
         band_(work.band),
@@ -413,6 +413,12 @@ class ChannelsLastTask {
   void PrepareRows() {
     if (!schedule_.h_pass_first) RunWPassIntoTile();
   }
+  // The result rows from `first_row` on go to `rows`, row first_row at its first row, instead of
+  // the work's result view (the plane groups' step window).
+  void RedirectResultRows(const PlaneView* rows, int64_t first_row) {
+    result_ = rows;
+    result_row0_ = first_row;
+  }
   void RunRows(int64_t begin, int64_t end) {
     RowBand rows = *band_;
     rows.result_row_begin = static_cast<int32_t>(begin);
@@ -426,7 +432,9 @@ class ChannelsLastTask {
 
  private:
   char* SourcePixel(int64_t ho, int64_t wo) const { return At(source_, elem_, n_, c0_, ho, wo); }
-  char* ResultPixel(int64_t hi, int64_t wi) const { return At(result_, elem_, n_, c0_, hi, wi); }
+  char* ResultPixel(int64_t hi, int64_t wi) const {
+    return At(*result_, elem_, n_, c0_, hi - result_row0_, wi);
+  }
   // A row whose pixels are back to back converts in one call (a call per pixel cost more than
   // the conversion itself: 0.87 M of a bf16 image's 2.3 M instructions went to storing).
   void ConvertSourceRow(int64_t ho, float* dst) const {
@@ -480,7 +488,7 @@ class ChannelsLastTask {
       CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(rows.result_row_begin),
                        static_cast<size_t>(rows.result_row_end), tile, tile_row,
                        static_cast<size_t>(row0), static_cast<size_t>(tile_row), dtype_,
-                       ResultPixel(rows.result_row_begin, 0), result_.stride_h, stores_);
+                       ResultPixel(rows.result_row_begin, 0), result_->stride_h, stores_);
       return;
     }
     for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end; ++hi) {
@@ -565,7 +573,7 @@ class ChannelsLastTask {
   void WPassRow(int64_t hi, const float* row) const {
     if (f32_) {
       GatherPixels(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
-                   result_.stride_w, stores_);
+                   result_->stride_w, stores_);
     } else {
       float* const converted = scratch_.result.Span(0, result_w_ * width_);
       GatherPixels(gather_, width_, row, width_, converted, width_);
@@ -577,7 +585,8 @@ class ChannelsLastTask {
   const CpuSchedule& schedule_;
   const DType dtype_;
   const PlaneView& source_;
-  const PlaneView& result_;
+  const PlaneView* result_;
+  int64_t result_row0_ = 0;  // the result row at result_'s first row (RedirectResultRows)
   const size_t elem_;
   const Scratch scratch_;
   const RowBand* const band_;
@@ -736,8 +745,6 @@ class PlaneGroupTask {
 
   void Run() {
     float* const source_pixels = scratch_.group.Span(0, kGroup * source_plane_);
-    float* const result_pixels =
-        scratch_.group.Span(kGroup * source_plane_, kGroup * result_plane_);
     const PlaneView& source = problem_.source;
     const char* const source_planes = FirstPlane(source);
     ForEachPlaneRun(
@@ -746,53 +753,71 @@ class PlaneGroupTask {
                                   schedule_.source_plane_stride, planes_,
                                   static_cast<size_t>(count), source_pixels + packed * kGroup);
         });
-    const PlaneView source_view = PixelView(source, source_pixels);
-    const PlaneView result_view = PixelView(problem_.result, result_pixels);
     const PlaneView& result = problem_.result;
+    const PlaneView source_view = PixelView(source, source_pixels);
     char* const result_planes = FirstPlane(result);
-    const ChannelsLastWork work{DType::kFloat32,
-                                &source_view,
-                                &result_view,
-                                &schedule_.bands.front(),
-                                0,
-                                0,
-                                static_cast<int64_t>(kGroup),
-                                ResultStores::kCached};
-    ChannelsLastTask pixels(plan_, work, scratch_);
-    const auto to_planes = [&](int64_t at, int64_t packed, int64_t count) {
-      kernels::PixelsToPlanes(problem_.dtype, result_pixels + packed * kGroup, planes_,
-                              static_cast<size_t>(count), result_planes + at * elem_,
-                              schedule_.result_plane_stride, InPlaceResultStores(schedule_));
+    // Result pixels [at, at + count) of the planes from `pixels`.
+    const auto to_planes = [&](int64_t at, const float* pixels, int64_t count) {
+      kernels::PixelsToPlanes(problem_.dtype, pixels, planes_, static_cast<size_t>(count),
+                              result_planes + at * elem_, schedule_.result_plane_stride,
+                              InPlaceResultStores(schedule_));
     };
     if (!schedule_.result_planes_dense) {
-      pixels.Run();
-      ForEachPlaneRun(result, false, to_planes);
+      float* const result_pixels =
+          scratch_.group.Span(kGroup * source_plane_, kGroup * result_plane_);
+      const PlaneView result_view = PixelView(result, result_pixels);
+      ChannelsLastTask(plan_, Work(source_view, result_view), scratch_).Run();
+      ForEachPlaneRun(result, false, [&](int64_t at, int64_t packed, int64_t count) {
+        to_planes(at, result_pixels + packed * kGroup, count);
+      });
       return;
     }
     // A few result rows at a time, each step's whole vectors of pixels transposed into the planes
     // right after it: the stores into the planes, each waiting for its line, then overlap the
-    // next rows' arithmetic instead of all coming at the end.
+    // next rows' arithmetic instead of all coming at the end. The steps' pixels go through a
+    // window of one step (and the few pixels short of a whole vector that the step before left),
+    // so that they are still in L1 when they are transposed and the window stays there: with
+    // a pixel buffer for the whole result, a 14 x 14 -> 28 x 28 group's scratch outgrew L1.
+    const auto window_pixels = static_cast<size_t>(schedule_.group_window_pixels);
+    float* const window = scratch_.group.Span(kGroup * source_plane_, kGroup * window_pixels);
+    const PlaneView first_rows = PixelView(result, window);
+    ChannelsLastTask pixels(plan_, Work(source_view, first_rows), scratch_);
     pixels.PrepareRows();
-    const int64_t end = work.band->result_row_end;
-    int64_t done = 0;  // pixels already in the planes
-    for (int64_t hi = work.band->result_row_begin; hi < end; hi += kInterleavedRows) {
-      const int64_t step_end = std::min(hi + kInterleavedRows, end);
+    const RowBand& band = schedule_.bands.front();
+    const int64_t end = band.result_row_end;
+    int64_t done = 0;     // pixels already in the planes
+    int64_t carried = 0;  // pixels at the window's front, left by the step before
+    for (int64_t hi = band.result_row_begin; hi < end; hi += kPlaneGroupStepRows) {
+      const int64_t step_end = std::min(hi + kPlaneGroupStepRows, end);
+      const PlaneView rows = PixelView(result, window + carried * kGroup);
+      pixels.RedirectResultRows(&rows, hi);
       pixels.RunRows(hi, step_end);
-      const int64_t ready =
-          step_end == end ? result.h * result.w : step_end * result.w / kGroup * kGroup;
-      if (ready > done) to_planes(done, done, ready - done);
-      done = ready;
+      const int64_t held = carried + (step_end - hi) * result.w;
+      const int64_t ready = step_end == end ? held : held / kGroup * kGroup;
+      if (ready > 0) to_planes(done, window, ready);
+      done += ready;
+      carried = held - ready;
+      std::copy(window + ready * kGroup, window + held * kGroup, window);
     }
   }
 
  private:
   static constexpr int64_t kGroup = static_cast<int64_t>(kernels::kPlaneGroup);
-  // Result rows per step of a plane group's passes (a multiple of kHeightGroupRows and even, so
-  // that the steps group and pair rows as the whole band would).
-  static constexpr int64_t kInterleavedRows = 4;
-  static_assert(kInterleavedRows % static_cast<int64_t>(kHeightGroupRows) == 0 &&
-                    kInterleavedRows % 2 == 0,
+  static_assert(kPlaneGroupStepRows % static_cast<int64_t>(kHeightGroupRows) == 0 &&
+                    kPlaneGroupStepRows % 2 == 0,
                 "steps must group and pair rows as the whole band does");
+
+  // The channels-last work of the group's pixels: one image of kGroup channels, one band.
+  ChannelsLastWork Work(const PlaneView& source_view, const PlaneView& result_view) const {
+    return ChannelsLastWork{DType::kFloat32,
+                            &source_view,
+                            &result_view,
+                            &schedule_.bands.front(),
+                            0,
+                            0,
+                            static_cast<int64_t>(kGroup),
+                            ResultStores::kCached};
+  }
 
   // The group's pixels in scratch as a channels-last image of kGroup channels.
   static PlaneView PixelView(const PlaneView& tensor, float* pixels) {

@@ -565,14 +565,17 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
 
 // Plane-group scratch per slot (execute.cc, PlaneGroupTask): the channels-last passes' buffers
 // for float32 pixels of kPlaneGroup channels, and the group buffer: the source pixels and the
-// result pixels.
+// result pixels (a step's window of them where the result planes are dense).
 ScratchLayout PlaneGroupScratch(const ResampleProblem& problem, const CpuSchedule& schedule) {
   ResampleProblem pixels = problem;
   pixels.dtype = DType::kFloat32;
   ScratchLayout scratch = ChannelsLastScratch(pixels, schedule);
   const size_t group = kernels::kPlaneGroup;
   const auto plane = [](const PlaneView& view) { return static_cast<size_t>(view.h * view.w); };
-  scratch.group_floats = group * (plane(problem.source) + plane(problem.result));
+  const size_t result_pixels = schedule.group_window_pixels > 0
+                                   ? static_cast<size_t>(schedule.group_window_pixels)
+                                   : plane(problem.result);
+  scratch.group_floats = group * (plane(problem.source) + result_pixels);
   return scratch;
 }
 
@@ -679,6 +682,11 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
   schedule.planar_path = ChoosePlanarPath(p, schedule.h_pass_first);
   if (schedule.layout == Layout::kPlanar) schedule.row_group = PlanarRowGroup(p, schedule);
   ChooseInPlaceRows(p, &schedule);
+  if (schedule.layout == Layout::kPlaneGroups && schedule.result_planes_dense) {
+    const int64_t group = static_cast<int64_t>(kernels::kPlaneGroup);
+    schedule.group_window_pixels =
+        std::min(p.result.h * p.result.w, kPlaneGroupStepRows * p.result.w + group - 1);
+  }
   if ((schedule.layout == Layout::kChannelsLast || schedule.layout == Layout::kPlaneGroups) &&
       schedule.h_pass_first) {
     schedule.group_h_rows = ShouldGroupHeightRows(p, schedule);

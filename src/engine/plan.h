@@ -128,6 +128,10 @@ struct CpuSchedule {
   // is one run of elements: a plane group transposes in one call per direction, and a planar
   // task converts or rounds a row group in one call, rather than one per row.
   bool source_planes_dense = false, result_planes_dense = false;
+  // Plane groups with dense result planes: the pixels of the window a step's result rows go
+  // through (its rows and the pixels short of a whole vector of planes that the step before
+  // left), at most the whole result plane; 0 otherwise (the whole result's pixels).
+  int64_t group_window_pixels = 0;
   // Planar: rows handed from one pass to the other at once (plan.cc, PlanarRowGroup).
   int64_t row_group = 0;
   // Planar W first, result rows in place: the W pass fills the tile this many rows at a time,
@@ -192,6 +196,12 @@ int ThreadCountFor(uint64_t traffic_bytes);
 // ones 1.7-2.1x faster and a 1 MB one (case 46) 1.5x (medians of 5 solo runs). With a worker
 // woken through the kernel each call, 512 KiB had been the break-even.
 inline constexpr uint64_t kMinBytesPerThread = uint64_t{128} << 10;
+
+// Plane groups run their result rows in steps of kPlaneGroupStepRows (execute.cc,
+// PlaneGroupTask), each step's pixels transposed into the planes right after it. Steps of 2 and
+// 8 rows ran 2-5 % slower than 4 (bench/RESULTS.md, session 25), and 8 again, 2-5 %, once the
+// steps' pixels went through a window of one step (session 26).
+inline constexpr int64_t kPlaneGroupStepRows = 4;
 
 // Traffic (source read plus result written) above which a result is written with streaming
 // stores, skipping the read-for-ownership of every result line: a sixth of a channels-last 2x
