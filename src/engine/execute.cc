@@ -402,23 +402,19 @@ class ChannelsLastTask {
     ChannelsLastTask(plan, work, SlotScratch(schedule, workspace, slot)).Run();
   }
 
-  void Run() {
-    PrepareRows();
-    RunRows(band_->result_row_begin, band_->result_row_end);
-  }
+  void Run() { RunRows(band_->result_row_begin, band_->result_row_end); }
 
-  // Run() in steps, for a caller that uses each step's result rows at once (the plane groups):
-  // PrepareRows() once, then RunRows over the band's result rows in order, in any steps. W first,
-  // PrepareRows runs the band's W pass into the tile; H first, each row starts from the source.
-  void PrepareRows() {
-    if (!schedule_.h_pass_first) RunWPassIntoTile();
-  }
   // The result rows from `first_row` on go to `rows`, row first_row at its first row, instead of
   // the work's result view (the plane groups' step window).
   void RedirectResultRows(const PlaneView* rows, int64_t first_row) {
     result_ = rows;
     result_row0_ = first_row;
   }
+
+  // Run() in steps, for a caller that uses each step's result rows at once (the plane groups):
+  // RunRows over the band's result rows in order, in any steps. W first, a step first runs the
+  // W pass of the tile rows its result rows read that earlier steps have not, so that the H pass
+  // finds them in L1; H first, each row starts from the source.
   void RunRows(int64_t begin, int64_t end) {
     RowBand rows = *band_;
     rows.result_row_begin = static_cast<int32_t>(begin);
@@ -426,6 +422,7 @@ class ChannelsLastTask {
     if (schedule_.h_pass_first) {
       RunHFirst(rows);
     } else {
+      RunWPassIntoTile(TileRowsRead(rows));
       RunHPassFromTile(rows);
     }
   }
@@ -458,11 +455,25 @@ class ChannelsLastTask {
     }
   }
 
-  // W first: the W pass of every source row of the band into the tile.
-  void RunWPassIntoTile() {
+  // W first: the tile rows (source rows from the band's first) that result rows `rows` read
+  // all lie before this one.
+  int64_t TileRowsRead(const RowBand& rows) const {
+    int64_t end = 0;
+    for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end; ++hi) {
+      if (axis_h_.count(hi) > 0) {
+        end =
+            std::max<int64_t>(end, axis_h_.first[hi] + axis_h_.count(hi) - band_->source_row_begin);
+      }
+    }
+    return end;
+  }
+
+  // W first: the W pass of the band's source rows into the tile, up to tile row `end` (the
+  // rows before tile_rows_done_ are there already).
+  void RunWPassIntoTile(int64_t end) {
     const int64_t row0 = band_->source_row_begin;
     const ptrdiff_t tile_row = result_w_ * width_;
-    for (int64_t ho = row0; ho < band_->source_row_end; ++ho) {
+    for (int64_t ho = row0 + tile_rows_done_; ho < row0 + end; ++ho) {
       const float* pixels = reinterpret_cast<const float*>(SourcePixel(ho, 0));
       ptrdiff_t pixel_stride = source_.stride_w;
       if (!f32_) {
@@ -474,6 +485,7 @@ class ChannelsLastTask {
       GatherPixels(gather_, width_, pixels, pixel_stride,
                    scratch_.tile.Span((ho - row0) * tile_row, tile_row), width_);
     }
+    tile_rows_done_ = std::max(tile_rows_done_, end);
   }
 
   // W first: the H pass of result rows [rows.result_row_begin, rows.result_row_end) from the
@@ -586,7 +598,8 @@ class ChannelsLastTask {
   const DType dtype_;
   const PlaneView& source_;
   const PlaneView* result_;
-  int64_t result_row0_ = 0;  // the result row at result_'s first row (RedirectResultRows)
+  int64_t result_row0_ = 0;     // the result row at result_'s first row (RedirectResultRows)
+  int64_t tile_rows_done_ = 0;  // W first: the tile rows the W pass has filled
   const size_t elem_;
   const Scratch scratch_;
   const RowBand* const band_;
@@ -782,7 +795,6 @@ class PlaneGroupTask {
     float* const window = scratch_.group.Span(kGroup * source_plane_, kGroup * window_pixels);
     const PlaneView first_rows = PixelView(result, window);
     ChannelsLastTask pixels(plan_, Work(source_view, first_rows), scratch_);
-    pixels.PrepareRows();
     const RowBand& band = schedule_.bands.front();
     const int64_t end = band.result_row_end;
     int64_t done = 0;     // pixels already in the planes
