@@ -440,11 +440,11 @@ int64_t CountUnits(const ResampleProblem& problem, const CpuSchedule& schedule) 
 
 // A W-first tile past L1 is read back from L2 by the H pass, unless the two passes take turns:
 // the W pass of kWidthFirstStepRows tile rows, then the H pass of the result rows they complete.
-// Where the H pass makes one to two result rows of each tile row, the turns ran in 0.92 of the
-// time on the suite's cases 9, 24 and 37 (a 224 -> 256 bicubic AA backward, 128 -> 256 forward,
-// 256 -> 512 bilinear AA backward: tiles of 224-512 KiB) and 0.97 on cases 4 and 34. Tiles within
-// L1 lost 8-18 % to the extra calls (64 -> 128 and 32 -> 64 forwards), H upsamples by 8 lost 1-3
-// % (case 11) and gained nothing (case 3), downscales lost up to 17 % (a 4x bicubic AA forward,
+// Where the H pass makes one to two result rows of each tile row, the turns ran in 0.91-0.95 of
+// the time on the suite's cases 9, 24 and 37 (a 224 -> 256 bicubic AA backward, 128 -> 256
+// forward, 256 -> 512 bilinear AA backward: tiles of 224-512 KiB), 0.97-0.99 on 4 and 34. Tiles
+// within L1 lost 8-18 % to the extra calls (64 -> 128 and 32 -> 64 forwards), H upsamples by 8 lost
+// 1-3 % (case 11) and gained nothing (case 3), downscales lost up to 17 % (a 4x bicubic AA forward,
 // case 12; session 26 in bench/RESULTS.md).
 constexpr int64_t kWidthFirstStepRows = 8;
 constexpr int64_t kMinSteppedTileBytes = 64 * 1024;
