@@ -88,6 +88,12 @@ int64_t RunRowOffset(const AxisRuns& axis, int64_t hi, int64_t row0) {
   return axis.count(hi) > 0 ? axis.first[hi] - row0 : 0;
 }
 
+// Where that run ends, in rows past `row0`: the rows result row `hi` reads all lie before it (0
+// for an empty run).
+int64_t RunRowEnd(const AxisRuns& axis, int64_t hi, int64_t row0) {
+  return axis.count(hi) > 0 ? axis.first[hi] + axis.count(hi) - row0 : 0;
+}
+
 // The H runs as the row kernels take them.
 RowRuns HeightRuns(const AxisRuns& axis) {
   return RowRuns{axis.first.data(), axis.weight_offset.data(), axis.weights.data()};
@@ -247,17 +253,13 @@ class PlanarTask {
         h_pass(band_.result_row_begin, end);
         return;
       }
-      // The tile rows result row hi reads lie before this one.
-      const auto tile_rows_read = [&](int64_t hi) {
-        return ax_h.count(hi) > 0 ? ax_h.first[hi] + ax_h.count(hi) - row0 : 0;
-      };
       int64_t done = 0;
       for (int64_t hi = band_.result_row_begin; hi < end;) {
         const int64_t target = std::min(rows, done + step);
         w_pass(done, target);
         done = target;
         int64_t step_end = hi;
-        while (step_end < end && tile_rows_read(step_end) <= done) ++step_end;
+        while (step_end < end && RunRowEnd(ax_h, step_end, row0) <= done) ++step_end;
         if (step_end > hi) h_pass(hi, step_end);
         hi = step_end;
       }
@@ -460,10 +462,7 @@ class ChannelsLastTask {
   int64_t TileRowsRead(const RowBand& rows) const {
     int64_t end = 0;
     for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end; ++hi) {
-      if (axis_h_.count(hi) > 0) {
-        end =
-            std::max<int64_t>(end, axis_h_.first[hi] + axis_h_.count(hi) - band_->source_row_begin);
-      }
+      end = std::max(end, RunRowEnd(axis_h_, hi, band_->source_row_begin));
     }
     return end;
   }
@@ -793,16 +792,17 @@ class PlaneGroupTask {
     // a pixel buffer for the whole result, a 14 x 14 -> 28 x 28 group's scratch outgrew L1.
     const auto window_pixels = static_cast<size_t>(schedule_.group_window_pixels);
     float* const window = scratch_.group.Span(kGroup * source_plane_, kGroup * window_pixels);
-    const PlaneView first_rows = PixelView(result, window);
-    ChannelsLastTask pixels(plan_, Work(source_view, first_rows), scratch_);
+    // The step's rows, from the window's first pixel past those carried (RedirectResultRows).
+    PlaneView step_rows = PixelView(result, window);
+    ChannelsLastTask pixels(plan_, Work(source_view, step_rows), scratch_);
     const RowBand& band = schedule_.bands.front();
     const int64_t end = band.result_row_end;
     int64_t done = 0;     // pixels already in the planes
     int64_t carried = 0;  // pixels at the window's front, left by the step before
     for (int64_t hi = band.result_row_begin; hi < end; hi += kPlaneGroupStepRows) {
       const int64_t step_end = std::min(hi + kPlaneGroupStepRows, end);
-      const PlaneView rows = PixelView(result, window + carried * kGroup);
-      pixels.RedirectResultRows(&rows, hi);
+      step_rows.data = reinterpret_cast<char*>(window + carried * kGroup);
+      pixels.RedirectResultRows(&step_rows, hi);
       pixels.RunRows(hi, step_end);
       const int64_t held = carried + (step_end - hi) * result.w;
       const int64_t ready = step_end == end ? held : held / kGroup * kGroup;
