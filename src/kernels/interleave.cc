@@ -659,7 +659,7 @@ void PixelsToPlanesOf(const float* HWY_RESTRICT src, size_t planes, size_t n, vo
     for (size_t p = 0; p < planes; ++p) {
       const Storage* const at = out + static_cast<ptrdiff_t>(p) * plane_stride +
                                 static_cast<ptrdiff_t>(j + kPrefetchElements);
-      if (!streams_at(at)) __builtin_prefetch(at, /*rw=*/1, /*locality=*/3);
+      if (!streams_at(at)) PrefetchForWrite(at);
     }
   };
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
