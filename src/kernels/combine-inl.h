@@ -27,8 +27,9 @@ namespace hn = hwy::HWY_NAMESPACE;
 // prefetcht0 for __builtin_prefetch's write hint unless built for -mprfchw, and the store then
 // asks for ownership again. On the plane groups' transposes into their planes (16 planes'
 // lines wanted at once), PREFETCHW made the 14 x 14 -> 28 x 28 forwards 9-15 % faster
-// (bench/RESULTS.md, session 27). Other targets keep the portable hint: not every AVX2 CPU
-// lists PREFETCHW.
+// (bench/RESULTS.md, session 27). Other targets keep the portable hint: the AVX2 target's
+// transposes (two vectors a pixel) ran 2-8 % slower with PREFETCHW on the same CPU, and not every
+// AVX2 CPU lists it.
 HWY_INLINE void PrefetchForWrite(const void* at) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
   asm volatile("prefetchw (%0)" : : "r"(at));
