@@ -395,7 +395,7 @@ template <DType kType>
 HWY_INLINE __m512i RoundedPixelPair(hn::Vec512<float> p0, hn::Vec512<float> p1, bool native) {
   const hn::Full512<uint16_t> du16;
   if constexpr (kType == DType::kBFloat16) {
-    if (native && (Denormals(p0) | Denormals(p1)) == 0) {
+    if (native && !AnyDenormal(p0, p1)) {
       return NativeBFloat16Pair(p0, p1).raw;
     }
     // The upper halves of the 32-bit lanes are the odd 16-bit ones.
