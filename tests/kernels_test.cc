@@ -1442,6 +1442,68 @@ TEST_P(KernelsOnEveryTarget, WholeVectorPixelsOfEveryTapCount) {
   }
 }
 
+// GatherPixelBand: each pixel of each row of a band bitwise what CombineRows makes of its run in
+// that row, for bands of 1 to 5 rows, runs of every length from 0 to 12, pixels of one and two
+// whole vectors (a pixel at a time down the rows) and of channel counts around them (a row at a
+// time), rows and pixels apart with gaps that stay untouched.
+TEST_P(KernelsOnEveryTarget, PixelBandMatchesCombineRowsPerPixelAndRow) {
+  constexpr int32_t kMostTaps = 12;
+  constexpr int32_t kSourcePixels = 20;
+  constexpr float kUntouched = 555.0f;
+  AxisRuns runs;
+  runs.result_size = 2 * (kMostTaps + 1);
+  runs.source_size = kSourcePixels;
+  runs.max_count = kMostTaps;
+  std::mt19937 rng(17);
+  runs.weight_offset.push_back(0);
+  for (int64_t i = 0; i < runs.result_size; ++i) {
+    const auto count = static_cast<int32_t>(i % (kMostTaps + 1));
+    runs.first.push_back(static_cast<int32_t>(rng() % (kSourcePixels - count + 1)));
+    for (int32_t k = 0; k < count; ++k) {
+      runs.weights.push_back(std::normal_distribution<float>()(rng));
+    }
+    runs.weight_offset.push_back(static_cast<int32_t>(runs.weights.size()));
+  }
+  const kernels::GatherAxis axis = MakeGatherAxis(runs, nullptr, nullptr);
+  const int64_t lanes = TargetLanes();
+  std::vector<int64_t> channel_counts = {lanes, 2 * lanes, lanes + 1, 3 * lanes};
+  if (lanes > 1) channel_counts.push_back(lanes - 1);
+  for (const int64_t count : channel_counts) {
+    const auto channels = static_cast<size_t>(count);
+    for (const size_t gap : {size_t{0}, size_t{3}}) {
+      const auto src_pixel_stride = static_cast<ptrdiff_t>(channels + gap);
+      const ptrdiff_t src_row_stride = kSourcePixels * src_pixel_stride + 5;
+      const auto dst_pixel_stride = static_cast<ptrdiff_t>(channels + gap);
+      const ptrdiff_t dst_row_stride = runs.result_size * dst_pixel_stride + 7;
+      for (const size_t rows : {1, 2, 3, 5}) {
+        const std::vector<float> src = Random(rows * src_row_stride, 23);
+        std::vector<float> dst(rows * dst_row_stride, kUntouched), expected(channels);
+        kernels::GatherPixelBand(axis, channels, rows, src.data(), src_pixel_stride, src_row_stride,
+                                 dst.data(), dst_pixel_stride, dst_row_stride);
+        std::vector<bool> written(dst.size(), false);
+        for (size_t r = 0; r < rows; ++r) {
+          const float* const src_row = src.data() + r * src_row_stride;
+          for (int64_t i = 0; i < runs.result_size; ++i) {
+            kernels::CombineRows(expected.data(), channels,
+                                 src_row + runs.first[i] * src_pixel_stride, src_pixel_stride,
+                                 runs.weights.data() + runs.weight_offset[i], runs.count(i));
+            const size_t at = r * dst_row_stride + i * dst_pixel_stride;
+            for (size_t ch = 0; ch < channels; ++ch) {
+              ASSERT_EQ(FloatBits(dst[at + ch]), FloatBits(expected[ch]))
+                  << "row " << r << " of " << rows << ", pixel " << i << " (" << runs.count(i)
+                  << " taps), channel " << ch << " of " << channels << ", gap " << gap;
+              written[at + ch] = true;
+            }
+          }
+        }
+        for (size_t e = 0; e < dst.size(); ++e) {
+          if (!written[e]) ASSERT_EQ(dst[e], kUntouched) << "element " << e << " outside pixels";
+        }
+      }
+    }
+  }
+}
+
 // Streamed stores give the cached stores' bits wherever they are taken: aligned whole-vector
 // pixels (streamed), a misaligned row and channel counts that are not whole vectors (cached).
 // Pixels of one to four vectors that are not whole vectors end in a vector overlapping the one

@@ -210,6 +210,13 @@ void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
                   ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                   ResultStores stores = ResultStores::kCached);
 
+// GatherPixels over `rows` rows (row r at src + r * src_row_stride, into dst + r * dst_row_stride),
+// cached stores, the same bits. Pixels of one or two whole vectors go a result pixel at a time
+// down all the rows, so that each pixel's run is looked up once for the band.
+void GatherPixelBand(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
+                     ptrdiff_t src_pixel_stride, ptrdiff_t src_row_stride, float* dst,
+                     ptrdiff_t dst_pixel_stride, ptrdiff_t dst_row_stride);
+
 // A row of pixels copied from another, bit for bit (gather_pixels.cc): result pixel i
 // (pixel_bytes at dst + i * dst_pixel_stride bytes) is source pixel first[i] (at src + first[i] *
 // src_pixel_stride bytes) where run i has one tap, and zero bytes where it has none
