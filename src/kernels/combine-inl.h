@@ -22,22 +22,6 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Asks for the cache line at `at` ahead of a store into it (no fault for any address). Every
-// AVX-512 CPU has PREFETCHW, which asks for the line owned, as the store will need it; GCC emits
-// prefetcht0 for __builtin_prefetch's write hint unless built for -mprfchw, and the store then
-// asks for ownership again. On the plane groups' transposes into their planes (16 planes'
-// lines wanted at once), PREFETCHW made the 14 x 14 -> 28 x 28 forwards 9-15 % faster
-// (bench/RESULTS.md, session 27). Other targets keep the portable hint: the AVX2 target's
-// transposes (two vectors a pixel) ran 2-8 % slower with PREFETCHW on the same CPU, and not every
-// AVX2 CPU lists it.
-HWY_INLINE void PrefetchForWrite(const void* at) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  asm volatile("prefetchw (%0)" : : "r"(at));
-#else
-  __builtin_prefetch(at, /*rw=*/1, /*locality=*/3);
-#endif
-}
-
 // Where column j of a row lies when it is split by column phase modulo kPhases (below).
 template <int kPhases>
 HWY_INLINE size_t SplitIndex(size_t j, size_t phase_length) {
