@@ -1443,9 +1443,9 @@ TEST_P(KernelsOnEveryTarget, WholeVectorPixelsOfEveryTapCount) {
 }
 
 // GatherPixelBand: each pixel of each row of a band bitwise what CombineRows makes of its run in
-// that row, for bands of 1 to 5 rows, runs of every length from 0 to 12, pixels of one and two
-// whole vectors (a pixel at a time down the rows) and of channel counts around them (a row at a
-// time), rows and pixels apart with gaps that stay untouched.
+// that row, for bands of 1 to 9 rows (four at a time and the rest), runs of every length from 0
+// to 12, pixels of one and two whole vectors (a pixel at a time down the rows) and of channel
+// counts around them (a row at a time), rows and pixels apart with gaps that stay untouched.
 TEST_P(KernelsOnEveryTarget, PixelBandMatchesCombineRowsPerPixelAndRow) {
   constexpr int32_t kMostTaps = 12;
   constexpr int32_t kSourcePixels = 20;
@@ -1475,7 +1475,7 @@ TEST_P(KernelsOnEveryTarget, PixelBandMatchesCombineRowsPerPixelAndRow) {
       const ptrdiff_t src_row_stride = kSourcePixels * src_pixel_stride + 5;
       const auto dst_pixel_stride = static_cast<ptrdiff_t>(channels + gap);
       const ptrdiff_t dst_row_stride = runs.result_size * dst_pixel_stride + 7;
-      for (const size_t rows : {1, 2, 3, 5}) {
+      for (const size_t rows : {1, 2, 3, 4, 5, 9}) {
         const std::vector<float> src = Random(rows * src_row_stride, 23);
         std::vector<float> dst(rows * dst_row_stride, kUntouched), expected(channels);
         kernels::GatherPixelBand(axis, channels, rows, src.data(), src_pixel_stride, src_row_stride,
