@@ -551,6 +551,63 @@ void ExpectStreamedRunMatchesCached(Plan plan, size_t result_elements) {
   }
 }
 
+// Channels-last H first with paired rows over pixels of one or two whole vectors (16 channels,
+// where a target's vectors hold 8 or 16 floats: the plane groups, and channels-last tensors of
+// 16 channels stored cached) holds kHeightGroupRows H-pass rows for one W-pass call
+// (CpuSchedule::band_w_pass). Checked against the naive product at 1 and 3 threads, and
+// bitwise against the same plan a row at a time, for a 2x downscale (pairs throughout) and
+// 28 -> 9 (a pair or a single row at a time), bilinear and bicubic AA, float32 and bfloat16;
+// 64 channels never band.
+TEST(Engine, HeightFirstBandsOfRowsChangeNoBits) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  const bool bands = lanes == 8 || lanes == 16;
+  for (const Problem& p :
+       {Problem{2, 80, 14, 14, 28, 28, false}, Problem{1, 144, 9, 11, 28, 21, false},
+        Problem{2, 16, 14, 14, 28, 28, true}, Problem{1, 64, 14, 14, 28, 28, true}}) {
+    for (const bool bicubic : {false, true}) {
+      const auto axis = [&](int64_t in, int64_t out) {
+        const AxisSpec spec{in, out, false, 0.0};
+        return Transpose(bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec));
+      };
+      const AxisRuns ax_h = axis(p.in_h, p.out_h), ax_w = axis(p.in_w, p.out_w);
+      for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+        SCOPED_TRACE(::testing::Message()
+                     << p.n << "x" << p.c << (p.channels_last ? " channels-last" : " planes")
+                     << ", in " << p.in_h << "x" << p.in_w << " out " << p.out_h << "x" << p.out_w
+                     << (bicubic ? " bicubic AA " : " bilinear ") << DTypeName(dtype));
+        PlaneView grad, result;
+        ShapeViews(p, &grad, &result);
+        Plan plan = BuildPlan(dtype, grad, result, ax_h, ax_w, 3, PassOrder::kHeightFirst);
+        if (p.c != 64) ASSERT_TRUE(plan.schedule.pair_h_rows);
+        // Channels-last bfloat16 tensors convert each row: no band; plane groups always run on
+        // float32 pixels.
+        const bool float32_pixels = !p.channels_last || dtype == DType::kFloat32;
+        EXPECT_EQ(plan.schedule.band_w_pass, bands && p.c != 64 && float32_pixels);
+        std::vector<uint8_t> one, three;
+        RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 1, &one);
+        RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kHeightFirst, 3, &three);
+        if (HasFatalFailure()) return;
+        EXPECT_EQ(one, three);
+        if (!plan.schedule.band_w_pass) continue;
+        const size_t bytes = static_cast<size_t>(p.n * p.c * p.in_h * p.in_w) * DTypeSize(dtype);
+        std::vector<uint8_t> source(static_cast<size_t>(p.n * p.c * p.out_h * p.out_w) *
+                                    DTypeSize(dtype));
+        std::mt19937 rng(41);
+        for (uint8_t& byte : source) byte = static_cast<uint8_t>(rng() % 64);  // finite values
+        std::vector<uint8_t> banded(bytes), by_rows(bytes);
+        std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
+        plan.problem.source.data = reinterpret_cast<char*>(source.data());
+        plan.problem.result.data = reinterpret_cast<char*>(banded.data());
+        Execute(plan, workspace.data());
+        plan.schedule.band_w_pass = false;  // the scratch holds the two rows this needs
+        plan.problem.result.data = reinterpret_cast<char*>(by_rows.data());
+        Execute(plan, workspace.data());
+        EXPECT_EQ(banded, by_rows);
+      }
+    }
+  }
+}
+
 // Channels-last float32 results stream past the caches only where a call moves more than
 // kStreamedResultMinTraffic, and a streamed run writes the same bits as a cached one, on
 // aligned and misaligned results, whole-vector and ragged channel counts, 1 and 3 threads. The

@@ -516,24 +516,32 @@ class ChannelsLastTask {
     }
     const AxisRuns& ax_h = axis_h_;
     const bool dense = schedule_.source_pixels_dense;
-    const size_t row_floats = static_cast<size_t>(source_w_ * width_);
-    float* const first_row = scratch_.source.Span(0, row_floats);
+    const bool pair = dense && schedule_.pair_h_rows;
+    const auto row_floats = static_cast<ptrdiff_t>(source_w_ * width_);
+    // The H-pass rows wait in `held` for the W pass until the next pair might not fit.
+    const int64_t capacity = HeldHeightRows(schedule_);
+    float* const held = scratch_.source.Span(0, capacity * row_floats);
+    int64_t count = 0, first_held = rows.result_row_begin;
     for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end;) {
-      if (dense && schedule_.pair_h_rows && hi + 1 < rows.result_row_end && RunsOverlap(hi)) {
-        float* const second_row = scratch_.source.Span(row_floats, row_floats);
+      if (count == 0) first_held = hi;
+      float* const row = held + count * row_floats;
+      if (pair && hi + 1 < rows.result_row_end && RunsOverlap(hi)) {
         const int64_t first = ax_h.first[hi];
-        CombineRowPairFrom(dtype_, first_row, second_row, source_w_ * width_, SourcePixel(first, 0),
+        CombineRowPairFrom(dtype_, row, row + row_floats, source_w_ * width_, SourcePixel(first, 0),
                            source_.stride_h, ax_h.weights.data() + ax_h.weight_offset[hi],
                            ax_h.count(hi), ax_h.first[hi + 1] - first,
                            ax_h.weights.data() + ax_h.weight_offset[hi + 1], ax_h.count(hi + 1));
-        WPassRow(hi, first_row);
-        WPassRow(hi + 1, second_row);
+        count += 2;
         hi += 2;
-        continue;
+      } else {
+        HPassRow(hi, dense, row);
+        ++count;
+        ++hi;
       }
-      HPassRow(hi, dense, first_row);
-      WPassRow(hi, first_row);
-      ++hi;
+      if (count + (pair ? 2 : 1) > capacity || hi == rows.result_row_end) {
+        WPassRows(first_held, count, held, row_floats);
+        count = 0;
+      }
     }
   }
 
@@ -584,6 +592,18 @@ class ChannelsLastTask {
       GatherPixels(gather_, width_, row, width_, converted, width_);
       StoreResultRow(hi, converted);
     }
+  }
+
+  // The W pass of `count` H-pass rows (`row_stride` floats apart) into result rows from hi: as
+  // one band where the plan says (CpuSchedule::band_w_pass), else a row at a time.
+  void WPassRows(int64_t hi, int64_t count, const float* rows, ptrdiff_t row_stride) const {
+    if (schedule_.band_w_pass) {
+      GatherPixelBand(gather_, width_, static_cast<size_t>(count), rows, width_, row_stride,
+                      reinterpret_cast<float*>(ResultPixel(hi, 0)), result_->stride_w,
+                      result_->stride_h);
+      return;
+    }
+    for (int64_t r = 0; r < count; ++r) WPassRow(hi + r, rows + r * row_stride);
   }
 
   const AxisRuns& axis_h_;

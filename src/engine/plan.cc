@@ -384,6 +384,21 @@ bool ShouldPairHeightRows(const ResampleProblem& problem, const CpuSchedule& sch
   return 2 * row_bytes <= static_cast<int64_t>(kTileBudgetBytes);
 }
 
+// Channels-last H first with paired rows: whether the W pass takes the H pass's rows as a band
+// (CpuSchedule::band_w_pass). Only pixels of one or two whole vectors go a pixel at a time down
+// the rows (GatherPixelBand); other widths would hold twice the rows in L1 for nothing. The
+// plane groups' 28 x 28 -> 14 x 14 forwards and 2x backwards ran in 0.93-0.97 of their time so
+// (bench/RESULTS.md, session 27).
+bool ShouldBandWPass(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  // The plane groups' passes run on float32 pixels in scratch, stored cached, whatever the
+  // tensors' dtype.
+  const bool float32_cached = schedule.layout == Layout::kPlaneGroups ||
+                              (problem.dtype == DType::kFloat32 && !schedule.stream_result);
+  const auto lanes = static_cast<int64_t>(kernels::FloatLanes());
+  const int64_t channels = schedule.channel_block;
+  return schedule.pair_h_rows && float32_cached && (channels == lanes || channels == 2 * lanes);
+}
+
 // Streaming stores skip reading each result line before writing it, which pays only on calls
 // too large for the result to be found in cache afterwards (kStreamedResultMinTraffic). The
 // kernels that have them write results straight into the tensor: the channels-last W pass (H
@@ -487,7 +502,7 @@ ScratchLayout ChannelsLastScratch(const ResampleProblem& problem, const CpuSched
     const auto row_floats = static_cast<size_t>(source_w * block);
     scratch.source_floats = schedule.group_h_rows
                                 ? kHeightGroupRows * HeightGroupRowFloats(row_floats)
-                                : (schedule.pair_h_rows ? 2 : 1) * row_floats;
+                                : HeldHeightRows(schedule) * row_floats;
     scratch.result_floats = f32 ? 0 : result_w * block;  // the W pass's row before conversion
   } else {
     scratch.tile_floats = MaxBandRows(schedule.bands) * result_w * block;  // W-pass rows
@@ -693,6 +708,7 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
     schedule.pair_h_rows = !schedule.group_h_rows && ShouldPairHeightRows(p, schedule);
   }
   schedule.stream_result = ShouldStreamResult(p, schedule);
+  schedule.band_w_pass = ShouldBandWPass(p, schedule);
   const int64_t units = CountUnits(p, schedule);
   schedule.bands = PlanBands(p, schedule, units, num_threads);
   schedule.w_first_step_rows = WidthFirstStepRows(p, schedule);

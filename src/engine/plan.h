@@ -140,6 +140,10 @@ struct CpuSchedule {
   int64_t w_first_step_rows = 0;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
+  // Channels-last H first with paired rows, float32 pixels of one or two whole vectors stored
+  // cached (the plane groups' among them): the W pass takes kHeightGroupRows H-pass rows per call,
+  // a result pixel at a time down them (kernels::GatherPixelBand), instead of a row per call.
+  bool band_w_pass = false;
   // Channels-last H first over dense pixel rows whose runs span more than L1 holds: the H pass
   // combines kHeightGroupRows result rows at a time, a column chunk at a time, instead of pairs.
   bool group_h_rows = false;
@@ -159,6 +163,13 @@ struct CpuSchedule {
 // whole cache lines each.
 inline constexpr size_t kHeightGroupRows = 4;
 inline constexpr size_t HeightGroupRowFloats(size_t n) { return (n + 15) / 16 * 16; }
+
+// Channels-last H first without groups: the H-pass rows held for one W-pass call (execute.cc,
+// RunHFirst), rows of source width x channels floats back to back in scratch.
+inline int64_t HeldHeightRows(const CpuSchedule& schedule) {
+  if (schedule.band_w_pass) return static_cast<int64_t>(kHeightGroupRows);
+  return schedule.pair_h_rows ? 2 : 1;
+}
 
 struct Plan {
   ResampleProblem problem;
