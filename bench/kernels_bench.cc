@@ -234,6 +234,44 @@ BENCHMARK(BM_CopyPixels)
     ->Args({48, 1})
     ->Args({64, 1});
 
+// The channels-last W pass (GatherPixels) over kRows rows of Arg(0)-channel float32 pixels, 28
+// -> 14 (bicubic AA 2x down, 6-8 taps: the plane groups' case 42) or 14 -> 28 (bilinear 2x up, 2
+// taps: case 39) as Arg(1) is 0 or 1, Arg(2) 1 to go a row at a time, 0 as one band
+// (GatherPixelBand). In L1/L2: the per-pixel arithmetic and look-ups alone. Items: result
+// elements.
+void BM_GatherPixelRows(benchmark::State& state) {
+  const auto channels = static_cast<size_t>(state.range(0));
+  const bool upsample = state.range(1) != 0;
+  const bool row_at_a_time = state.range(2) != 0;
+  constexpr size_t kRows = 16;
+  const WidthAxis axis(upsample ? Bilinear(14, 28) : BicubicAA(28, 14), /*allow_uniform=*/false,
+                       /*allow_periodic=*/false, /*as_gather=*/true);
+  const kernels::GatherAxis& view = axis.view;
+  const auto pixel_stride = static_cast<ptrdiff_t>(channels);
+  const auto src_row = static_cast<ptrdiff_t>(view.source_length * channels);
+  const auto dst_row = static_cast<ptrdiff_t>(view.length * channels);
+  const std::vector<float> src = RandomFloats(kRows * static_cast<size_t>(src_row));
+  std::vector<float> dst(kRows * static_cast<size_t>(dst_row));
+  for (auto _ : state) {
+    if (row_at_a_time) {
+      for (size_t r = 0; r < kRows; ++r) {
+        const auto row = static_cast<ptrdiff_t>(r);
+        kernels::GatherPixels(view, channels, src.data() + row * src_row, pixel_stride,
+                              dst.data() + row * dst_row, pixel_stride);
+      }
+    } else {
+      kernels::GatherPixelBand(view, channels, kRows, src.data(), pixel_stride, src_row, dst.data(),
+                               pixel_stride, dst_row);
+    }
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(dst.size()));
+}
+BENCHMARK(BM_GatherPixelRows)
+    ->ArgsProduct({{8, 16, 32}, {0, 1}, {0, 1}})
+    ->ArgNames({"channels", "upsample", "row_at_a_time"});
+
 // A row of Arg(0)-channel pixels to planar rows and back (the interleaved layout's W pass
 // around its gather), 256 pixels. Items: elements moved each way.
 void BM_DeinterleaveInterleave(benchmark::State& state) {
