@@ -153,6 +153,18 @@ bool CpuHasBFloat16Conversions() {
 #endif
 }
 
+size_t AtOncePrefetchBytes() {
+  static const size_t bytes = [] {
+#if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
+    return __builtin_cpu_is("amd") ? size_t{2048} : size_t{512};
+#else
+    return size_t{512};
+#endif
+  }();
+  return bytes;
+}
+
 void SetNativeBFloat16RoundingForTest(bool enabled) {
   native_bfloat16_rounding.store(enabled && CpuHasBFloat16Conversions(), std::memory_order_relaxed);
 }

@@ -288,6 +288,16 @@ inline bool NativeBFloat16Rounding() {
 // instructions, else off.
 void SetNativeBFloat16RoundingForTest(bool enabled);
 
+// How far past a result row's advance the H pass asks for the source rows it prefetches at once
+// (source_prefetch.h), chosen for the CPU when first asked: 2 KiB on AMD, 512 bytes elsewhere.
+// On the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16 rows (ten rows with the advance) ran
+// the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and case 1 1.03x slower than 512 bytes, and
+// rows of 1-2 KiB measured alike at one row and the advance and at the 2 KiB, 1.05-1.08x slower
+// at two rows (cases 35, 36; bench/RESULTS.md, session 23). On the Zen 4 VM, 512 bytes ran cases
+// 5 and 6 1.04-1.10x slower than 2 KiB, and the rest of the suite measured alike (session 28);
+// the Zen 3 VM had measured 1, 2 and 4 KiB alike (session 13).
+size_t AtOncePrefetchBytes();
+
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();
 

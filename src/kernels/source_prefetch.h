@@ -118,12 +118,9 @@ class LinePrefetchQueue {
 // measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md). A downscale
 // reads several new rows per result row (4 for 4x), so the distance adds the rows one result
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
-// unfetched, and ran 20 % slower. Issued at once, the rows are asked for kAtOncePrefetchBytes
-// (at least a row) past the advance: on the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16
-// rows (ten rows with the advance) ran the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and
-// case 1 1.03x slower than 512 bytes; rows of 1-2 KiB measured alike at one row and the advance
-// and at the 2 KiB, and 1.05-1.08x slower at two rows (cases 35, 36). Spread, the rows are
-// asked for kSpreadPrefetchBytes ahead: at 512 bytes cases 22 and 23 ran 1.04-1.05x slower
+// unfetched, and ran 20 % slower. Issued at once, the rows are asked for AtOncePrefetchBytes()
+// (at least a row) past the advance, a distance chosen for the CPU (kernels.h). Spread, the rows
+// are asked for kSpreadPrefetchBytes ahead: at 512 bytes cases 22 and 23 ran 1.04-1.05x slower
 // (bench/RESULTS.md, session 23).
 //
 // Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
@@ -164,7 +161,7 @@ class SourcePrefetcher {
     const auto row_span = static_cast<int64_t>(row_elements * element_bytes);
     if (row_span > 0) {
       const auto bytes =
-          static_cast<int64_t>(spread_ ? kSpreadPrefetchBytes : kAtOncePrefetchBytes);
+          static_cast<int64_t>(spread_ ? kSpreadPrefetchBytes : AtOncePrefetchBytes());
       const int64_t rows = (bytes + row_span - 1) / row_span;  // at least one
       rows_ahead_ = std::min(rows + std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
@@ -196,7 +193,6 @@ class SourcePrefetcher {
 
  private:
   static constexpr size_t kSpreadPrefetchBytes = 2048;
-  static constexpr size_t kAtOncePrefetchBytes = 512;
   static constexpr int64_t kMaxPrefetchBytes = 8192;
   const char* src_;
   const ptrdiff_t row_bytes_;
