@@ -153,16 +153,15 @@ bool CpuHasBFloat16Conversions() {
 #endif
 }
 
-size_t AtOncePrefetchBytes() {
-  static const size_t bytes = [] {
+const SourcePrefetchTuning& SourcePrefetchForCpu() {
+  static const SourcePrefetchTuning tuning = [] {
 #if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
-    return __builtin_cpu_is("amd") ? size_t{2048} : size_t{512};
-#else
-    return size_t{512};
+    if (__builtin_cpu_is("amd")) return SourcePrefetchTuning{4096, 2048, true};
 #endif
+    return SourcePrefetchTuning{512, 2048, false};
   }();
-  return bytes;
+  return tuning;
 }
 
 void SetNativeBFloat16RoundingForTest(bool enabled) {

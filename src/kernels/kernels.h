@@ -288,15 +288,30 @@ inline bool NativeBFloat16Rounding() {
 // instructions, else off.
 void SetNativeBFloat16RoundingForTest(bool enabled);
 
-// How far past a result row's advance the H pass asks for the source rows it prefetches at once
-// (source_prefetch.h), chosen for the CPU when first asked: 2 KiB on AMD, 512 bytes elsewhere.
-// On the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16 rows (ten rows with the advance) ran
-// the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and case 1 1.03x slower than 512 bytes, and
-// rows of 1-2 KiB measured alike at one row and the advance and at the 2 KiB, 1.05-1.08x slower
-// at two rows (cases 35, 36; bench/RESULTS.md, session 23). On the Zen 4 VM, 512 bytes ran cases
-// 5 and 6 1.04-1.10x slower than 2 KiB, and the rest of the suite measured alike (session 28);
-// the Zen 3 VM had measured 1, 2 and 4 KiB alike (session 13).
-size_t AtOncePrefetchBytes();
+// How the kernels prefetch source rows ahead of their reads (source_prefetch.h), chosen for the
+// CPU when first asked. Both measured on 2-core VMs; bench/RESULTS.md has the numbers.
+struct SourcePrefetchTuning {
+  // How far past a result row's advance the rows prefetched at once are asked for: 4 KiB on
+  // AMD, 512 bytes elsewhere. On the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16 rows (ten
+  // rows with the advance) ran the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and case 1 1.03x
+  // slower than 512 bytes, and rows of 1-2 KiB measured alike at one row and the advance and at
+  // the 2 KiB (session 23). On the Zen 4 VM, with the lines asked for into L2, 512 bytes ran 2x
+  // backwards streamed from memory 1.15-1.26x slower than 2 KiB, and 2 KiB 1.03-1.24x slower than
+  // 4 KiB; 8 KiB measured 0.97-1.10x of 4 KiB (session 28).
+  size_t at_once_bytes;
+  // How far ahead the rows are asked for where a many-tap H pass spreads them over its column
+  // blocks: 2 KiB (at 512 bytes the 4x bicubic AA forwards ran 1.04-1.05x slower, session 23).
+  size_t spread_bytes;
+  // Whether the lines are asked for into L2 (prefetcht1) rather than L1 (prefetcht0): on AMD.
+  // On Zen 4 a prefetcht0 that misses holds one of L1's few miss buffers until its line arrives,
+  // and the H passes that ask for whole rows ahead waited on them (a quarter of a bicubic
+  // backward's samples sat on the prefetch loop). Into L2, calls streamed from memory ran
+  // 1.08-1.43x faster (the suite's cases 1, 22, 25, 28, 30, 33, 35, 36, and the 2x, 8/7 and AA
+  // shapes at four times their batch); calls whose data stayed in the 32 MiB L3 measured 0.94-1.0x
+  // (cases 9, 18; session 28). The Intel VMs were tuned with prefetcht0.
+  bool into_l2;
+};
+const SourcePrefetchTuning& SourcePrefetchForCpu();
 
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();

@@ -39,11 +39,22 @@ inline bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_by
 // arithmetic ran. Issued a few lines per column block instead, the misses overlap the
 // arithmetic: that case ran in 0.77-0.80 of its time, a 16-tap gradient 0.83-0.92
 // (bench/RESULTS.md, session 16).
+// One line a kernel will read, asked for ahead: into L1, or into L2 where the CPU's tuning says
+// so (SourcePrefetchTuning). No fault for any address.
+inline void PrefetchSourceLine(const void* at, bool into_l2) {
+  if (into_l2) {
+    __builtin_prefetch(at, /*rw=*/0, /*locality=*/2);  // prefetcht1 on x86
+  } else {
+    hwy::Prefetch(at);
+  }
+}
+
 class LinePrefetchQueue {
  public:
   static constexpr size_t kLineBytes = kCacheLineBytes;
 
-  LinePrefetchQueue(ptrdiff_t stride, size_t span) : stride_(stride), span_(span) {}
+  LinePrefetchQueue(ptrdiff_t stride, size_t span)
+      : stride_(stride), span_(span), into_l2_(SourcePrefetchForCpu().into_l2) {}
 
   // Drops the queued rows.
   void Clear() {
@@ -76,7 +87,7 @@ class LinePrefetchQueue {
   // Prefetches the next `lines` queued lines (fewer if fewer are queued).
   void Issue(size_t lines) {
     for (; lines > 0 && rows_ > 0; --lines) {
-      hwy::Prefetch(next_row_ + offset_);
+      PrefetchSourceLine(next_row_ + offset_, into_l2_);
       offset_ += kLineBytes;
       if (offset_ >= span_) {
         offset_ = 0;
@@ -95,8 +106,9 @@ class LinePrefetchQueue {
   void IssueAll() {
     const char* row = next_row_;
     size_t begin = offset_;
+    const bool into_l2 = into_l2_;
     for (size_t r = rows_; r > 0; --r, row += stride_, begin = 0) {
-      for (size_t b = begin; b < span_; b += kLineBytes) hwy::Prefetch(row + b);
+      for (size_t b = begin; b < span_; b += kLineBytes) PrefetchSourceLine(row + b, into_l2);
     }
     Clear();
   }
@@ -104,6 +116,7 @@ class LinePrefetchQueue {
  private:
   const ptrdiff_t stride_;
   const size_t span_;
+  const bool into_l2_;
   const char* next_row_ = nullptr;
   size_t rows_ = 0;
   size_t offset_ = 0;  // bytes of next_row_ already issued
@@ -118,10 +131,9 @@ class LinePrefetchQueue {
 // measured alike, 5-20 % faster than none on cases 1 and 2 (bench/RESULTS.md). A downscale
 // reads several new rows per result row (4 for 4x), so the distance adds the rows one result
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
-// unfetched, and ran 20 % slower. Issued at once, the rows are asked for AtOncePrefetchBytes()
-// (at least a row) past the advance, a distance chosen for the CPU (kernels.h). Spread, the rows
-// are asked for kSpreadPrefetchBytes ahead: at 512 bytes cases 22 and 23 ran 1.04-1.05x slower
-// (bench/RESULTS.md, session 23).
+// unfetched, and ran 20 % slower. Issued at once, the rows are asked for
+// SourcePrefetchTuning::at_once_bytes (at least a row) past the advance, spread
+// SourcePrefetchTuning::spread_bytes ahead: distances chosen for the CPU (kernels.h).
 //
 // Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
 // and that form (or the bfloat16 form for rows split by phase, given as many taps) issues them a
@@ -156,12 +168,12 @@ class SourcePrefetcher {
             ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
                   static_cast<int64_t>(last_i - first_i)
             : 0;
-    // At most kMaxPrefetchBytes ahead when issued at once: prefetches land in L1, and 36 KiB
+    // At most kMaxPrefetchBytes ahead when issued at once: prefetcht0 lands in L1, and 36 KiB
     // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
     const auto row_span = static_cast<int64_t>(row_elements * element_bytes);
     if (row_span > 0) {
-      const auto bytes =
-          static_cast<int64_t>(spread_ ? kSpreadPrefetchBytes : AtOncePrefetchBytes());
+      const SourcePrefetchTuning& tuning = SourcePrefetchForCpu();
+      const auto bytes = static_cast<int64_t>(spread_ ? tuning.spread_bytes : tuning.at_once_bytes);
       const int64_t rows = (bytes + row_span - 1) / row_span;  // at least one
       rows_ahead_ = std::min(rows + std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
@@ -192,7 +204,6 @@ class SourcePrefetcher {
   }
 
  private:
-  static constexpr size_t kSpreadPrefetchBytes = 2048;
   static constexpr int64_t kMaxPrefetchBytes = 8192;
   const char* src_;
   const ptrdiff_t row_bytes_;
