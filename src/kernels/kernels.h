@@ -294,10 +294,10 @@ struct SourcePrefetchTuning {
   // How far past a result row's advance the rows prefetched at once are asked for: 4 KiB on
   // AMD, 512 bytes elsewhere. On the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16 rows (ten
   // rows with the advance) ran the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and case 1 1.03x
-  // slower than 512 bytes, and rows of 1-2 KiB measured alike at one row and the advance and at
-  // the 2 KiB (session 23). On the Zen 4 VM, with the lines asked for into L2, 512 bytes ran 2x
-  // backwards streamed from memory 1.15-1.26x slower than 2 KiB, and 2 KiB 1.03-1.24x slower than
-  // 4 KiB; 8 KiB measured 0.97-1.10x of 4 KiB (session 28).
+  // slower than 512 bytes; rows of 1-2 KiB measured alike at one row and the advance and at the
+  // 2 KiB, and 1.05-1.08x slower at two rows (cases 35, 36; session 23). On the Zen 4 VM, with the
+  // lines asked for into L2, 512 bytes ran 2x backwards streamed from memory 1.15-1.26x slower than
+  // 2 KiB, and 2 KiB 1.00-1.24x slower than 4 KiB; 8 KiB measured 0.97-1.10x of 4 KiB (session 28).
   size_t at_once_bytes;
   // How far ahead the rows are asked for where a many-tap H pass spreads them over its column
   // blocks: 2 KiB (at 512 bytes the 4x bicubic AA forwards ran 1.04-1.05x slower, session 23).

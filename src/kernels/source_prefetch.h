@@ -31,14 +31,6 @@ inline bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_by
   return stride >= (kManyTapsMinSpanBytes + run_element_bytes - 1) / run_element_bytes;
 }
 
-// A queue of consecutive source rows (each `span` bytes used, `stride` bytes apart) whose lines
-// are still to be prefetched (also the blocked W form's next rows, gather_rows.cc). A result row
-// of a downscale begins several new source rows (4 for 4x), and prefetching all their lines when
-// the row begins stalled the core on the full miss queues: on the Zen 3 VM a 512 -> 128 bicubic
-// AA forward had 16 % of its samples on that loop, with the memory idle while the row's
-// arithmetic ran. Issued a few lines per column block instead, the misses overlap the
-// arithmetic: that case ran in 0.77-0.80 of its time, a 16-tap gradient 0.83-0.92
-// (bench/RESULTS.md, session 16).
 // One line a kernel will read, asked for ahead: into L1, or into L2 where the CPU's tuning says
 // so (SourcePrefetchTuning). No fault for any address.
 inline void PrefetchSourceLine(const void* at, bool into_l2) {
@@ -49,6 +41,14 @@ inline void PrefetchSourceLine(const void* at, bool into_l2) {
   }
 }
 
+// A queue of consecutive source rows (each `span` bytes used, `stride` bytes apart) whose lines
+// are still to be prefetched (also the blocked W form's next rows, gather_rows.cc). A result row
+// of a downscale begins several new source rows (4 for 4x), and prefetching all their lines when
+// the row begins stalled the core on the full miss queues: on the Zen 3 VM a 512 -> 128 bicubic
+// AA forward had 16 % of its samples on that loop, with the memory idle while the row's
+// arithmetic ran. Issued a few lines per column block instead, the misses overlap the
+// arithmetic: that case ran in 0.77-0.80 of its time, a 16-tap gradient 0.83-0.92
+// (bench/RESULTS.md, session 16).
 class LinePrefetchQueue {
  public:
   static constexpr size_t kLineBytes = kCacheLineBytes;
