@@ -11,7 +11,12 @@
 //   build/bench/target_ab avx3 avx2 1 2 bilinear,8,8,128x128,256x256,fp32,channels_last,forward
 //
 // Targets are named as ACLNN_UPSAMPLE_SIMD names them: best, portable or a target's lower-case
-// Highway name.
+// Highway name. The two sides may be one target with two kernel tunings (kernels::KernelTuning):
+// --tune-a and --tune-b change the CPU's tuning for that side, as KEY=VALUE[,KEY=VALUE...] with
+// keys at_once_bytes, spread_bytes, into_l2 and many_taps_in_half_vectors (0 or 1 for the last
+// two), so that a choice the library makes per CPU is measured the same way as a target:
+//
+//   build/bench/target_ab --tune-b many_taps_in_half_vectors=0 avx3 avx3 22 25
 //
 // A case is a suite number or a shape as bench/compare_torch.py spells it:
 // OP,N,C,INHxINW,OUTHxOUTW[,fp32|fp16|bf16][,channels_last][,align_corners][,forward], OP one of
@@ -46,8 +51,50 @@ struct Options {
   int calls_per_block = 20;
   int blocks = 11;
   std::string target_a, target_b;
+  aclnn_upsample::kernels::KernelTuning tunings[2] = {
+      aclnn_upsample::kernels::DefaultTuningForCpu(),
+      aclnn_upsample::kernels::DefaultTuningForCpu()};
   std::vector<std::string> cases;
 };
+
+// `tuning` changed by KEY=VALUE[,KEY=VALUE...].
+void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning& tuning) {
+  std::stringstream stream(spec);
+  for (std::string field; std::getline(stream, field, ',');) {
+    const size_t equals = field.find('=');
+    const std::string key = field.substr(0, equals);
+    char* end = nullptr;
+    const char* text = equals == std::string::npos ? "" : field.c_str() + equals + 1;
+    const unsigned long long value = std::strtoull(text, &end, 10);
+    if (equals == std::string::npos || end == text || *end != '\0') {
+      throw ToolError("tuning '" + field + "': expected KEY=NUMBER");
+    }
+    const auto flag = [&]() {
+      if (value > 1) throw ToolError("tuning '" + field + "': expected 0 or 1");
+      return value == 1;
+    };
+    if (key == "at_once_bytes") {
+      tuning.at_once_bytes = value;
+    } else if (key == "spread_bytes") {
+      tuning.spread_bytes = value;
+    } else if (key == "into_l2") {
+      tuning.into_l2 = flag();
+    } else if (key == "many_taps_in_half_vectors") {
+      tuning.many_taps_in_half_vectors = flag();
+    } else {
+      throw ToolError("tuning key '" + key +
+                      "': expected at_once_bytes, spread_bytes, into_l2 or "
+                      "many_taps_in_half_vectors");
+    }
+  }
+}
+
+std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
+  return "at_once_bytes=" + std::to_string(tuning.at_once_bytes) +
+         ",spread_bytes=" + std::to_string(tuning.spread_bytes) +
+         ",into_l2=" + std::to_string(tuning.into_l2 ? 1 : 0) +
+         ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0);
+}
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a
 // target's lower-case name): Highway dispatches to the best of them.
@@ -62,7 +109,11 @@ int64_t TargetsFrom(const std::string& name) {
   return supported & ~selection.disabled;
 }
 
-void Dispatch(int64_t targets) { hwy::GetChosenTarget().Update(targets); }
+// One side's target and tuning, in force for the calls that follow.
+void Dispatch(int64_t targets, const aclnn_upsample::kernels::KernelTuning& tuning) {
+  hwy::GetChosenTarget().Update(targets);
+  aclnn_upsample::kernels::OverrideTuning(tuning);
+}
 
 // A shape in compare_torch.py's spelling as a suite case; `command` keeps the operator's name.
 SuiteCase ParseShape(const std::string& spec, std::string& command) {
@@ -122,11 +173,14 @@ void RunCase(const Options& options, const AclSession& session, const std::strin
   std::unique_ptr<OperatorCall> calls[2];
   std::string names[2];
   for (int t = 0; t < 2; ++t) {
-    Dispatch(targets[t]);
+    Dispatch(targets[t], options.tunings[t]);
     results[t] = std::make_unique<DeviceBuffer>(result_bytes);
     calls[t] = std::make_unique<OperatorCall>(problem, source_device.get(), results[t]->get(),
                                               /*repeatable=*/true);
     names[t] = aclnn_upsample::kernels::ActiveTargetName();
+    if (TuningText(options.tunings[0]) != TuningText(options.tunings[1])) {
+      names[t] += t == 0 ? "-A" : "-B";  // the two tunings printed above
+    }
     calls[t]->Execute(session.stream());  // warm-up, and the result compared below
   }
   std::vector<std::byte> host[2] = {std::vector<std::byte>(result_bytes),
@@ -139,7 +193,7 @@ void RunCase(const Options& options, const AclSession& session, const std::strin
     double medians[2];
     for (int turn = 0; turn < 2; ++turn) {
       const int t = (block + turn) % 2;
-      Dispatch(targets[t]);
+      Dispatch(targets[t], options.tunings[t]);
       calls[t]->Execute(session.stream());  // refills the caches the other target's calls used
       std::vector<double> seconds;
       for (int call = 0; call < options.calls_per_block; ++call) {
@@ -165,24 +219,27 @@ Options ParseOptions(int argc, char** argv) {
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    const auto value = [&]() {
+    const auto text = [&]() -> std::string {
       if (i + 1 >= argc) throw ToolError(arg + " needs a value");
-      return std::atoi(argv[++i]);
+      return argv[++i];
     };
+    const auto value = [&]() { return std::atoi(text().c_str()); };
     if (arg == "--threads") {
       options.threads = value();
     } else if (arg == "--calls") {
       options.calls_per_block = value();
     } else if (arg == "--blocks") {
       options.blocks = value();
+    } else if (arg == "--tune-a" || arg == "--tune-b") {
+      ParseTuning(text(), options.tunings[arg == "--tune-a" ? 0 : 1]);
     } else {
       positional.push_back(arg);
     }
   }
   if (positional.size() < 3 || options.calls_per_block < 1 || options.blocks < 1) {
     throw ToolError(
-        "usage: target_ab [--threads N] [--calls PER_BLOCK] [--blocks N] TARGET_A TARGET_B "
-        "CASE_OR_SHAPE...");
+        "usage: target_ab [--threads N] [--calls PER_BLOCK] [--blocks N] [--tune-a KEY=VALUE,...] "
+        "[--tune-b KEY=VALUE,...] TARGET_A TARGET_B CASE_OR_SHAPE...");
   }
   options.target_a = positional[0];
   options.target_b = positional[1];
@@ -205,6 +262,8 @@ int main(int argc, char** argv) {
     std::printf(
         "threads %d, %d blocks of %d calls per target; ratio: median over blocks of A / B\n",
         options.threads, options.blocks, options.calls_per_block);
+    std::printf("tuning A: %s\ntuning B: %s\n", TuningText(options.tunings[0]).c_str(),
+                TuningText(options.tunings[1]).c_str());
     for (const std::string& spec : options.cases) RunCase(options, session, spec);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "target_ab: %s\n", error.what());

@@ -65,6 +65,7 @@ class KernelsOnEveryTarget : public ::testing::TestWithParam<KernelTarget> {
   void TearDown() override {
     hwy::SetSupportedTargetsForTest(0);
     kernels::SetNativeBFloat16RoundingForTest(native_bfloat16_by_default_);
+    kernels::OverrideTuning(kernels::DefaultTuningForCpu());
   }
 
  private:
@@ -335,102 +336,119 @@ TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenComb
   }
 }
 
+// Runs `body` under each width of the many-tap form's vectors (KernelTuning, which the CPU
+// chooses; AVX-512 targets have two), labelled; the fixture's TearDown restores the CPU's choice.
+template <class Body>
+void ForEachManyTapWidth(const Body& body) {
+  for (const bool in_half_vectors : {false, true}) {
+    kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
+    tuning.many_taps_in_half_vectors = in_half_vectors;
+    kernels::OverrideTuning(tuning);
+    body(in_half_vectors ? " (many taps in half vectors)" : "");
+  }
+}
+
 // Long runs of rows far apart (anti-aliased downscales by 4 and more) take Combine's many-tap
 // form (combine-inl.h), which sweeps the columns a few rows at a time through partial sums. Its
 // bits are those of the same columns combined from rows packed close together (the column-block
 // loop), a chunk of columns at a time: for source rows of every dtype, into floats and into
 // rounded 16-bit results (cached and streamed), tap counts on both sides of the form's threshold
-// and of its sweep width, and lengths across its strip of partial sums.
+// and of its sweep width, and lengths across its strip of partial sums, in either width of its
+// vectors.
 TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsMatchCloseRowsBitwise) {
-  const auto lanes = static_cast<size_t>(TargetLanes());
-  // Chunks of 32 packed columns: 33 rows of them span 4 KiB, inside the form's threshold.
-  constexpr size_t kChunk = 32;
-  const std::vector<size_t> lengths = {1,    4 * lanes - 1,        4 * lanes, 4 * lanes + 3, 1023,
-                                       1024, 1024 + 4 * lanes + 5, 2053};
-  std::mt19937 rng(47);
-  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    const size_t elem = DTypeSize(dtype);
-    for (size_t count : {7, 8, 9, 13, 16, 17, 18, 19, 33}) {
-      for (size_t n : lengths) {
-        // Far apart: the run spans 16 KiB or more in any dtype.
-        const size_t stride = std::max<size_t>(n + 3, 16384 / 2 / count + 1);
-        const size_t total = stride * count;
-        const RowsInDType rows = RandomRowsIn(dtype, total, rng);
-        const std::vector<uint16_t>& halves = rows.halves;
-        const std::vector<float>& floats = rows.floats;
-        const std::vector<float> weights = Random(count, 90 + static_cast<uint32_t>(count));
-        std::vector<float> expected(n);
-        std::vector<float> packed(count * kChunk);
-        for (size_t j0 = 0; j0 < n; j0 += kChunk) {
-          const size_t m = std::min(kChunk, n - j0);
-          for (size_t k = 0; k < count; ++k) {
-            std::copy_n(floats.begin() + static_cast<ptrdiff_t>(k * stride + j0), m,
-                        packed.begin() + static_cast<ptrdiff_t>(k * kChunk));
+  ForEachManyTapWidth([](const std::string& width) {
+    const auto lanes = static_cast<size_t>(TargetLanes());
+    // Chunks of 32 packed columns: 33 rows of them span 4 KiB, inside the form's threshold.
+    constexpr size_t kChunk = 32;
+    const std::vector<size_t> lengths = {1,    4 * lanes - 1,        4 * lanes, 4 * lanes + 3, 1023,
+                                         1024, 1024 + 4 * lanes + 5, 2053};
+    std::mt19937 rng(47);
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      const size_t elem = DTypeSize(dtype);
+      for (size_t count : {7, 8, 9, 13, 16, 17, 18, 19, 33}) {
+        for (size_t n : lengths) {
+          // Far apart: the run spans 16 KiB or more in any dtype.
+          const size_t stride = std::max<size_t>(n + 3, 16384 / 2 / count + 1);
+          const size_t total = stride * count;
+          const RowsInDType rows = RandomRowsIn(dtype, total, rng);
+          const std::vector<uint16_t>& halves = rows.halves;
+          const std::vector<float>& floats = rows.floats;
+          const std::vector<float> weights = Random(count, 90 + static_cast<uint32_t>(count));
+          std::vector<float> expected(n);
+          std::vector<float> packed(count * kChunk);
+          for (size_t j0 = 0; j0 < n; j0 += kChunk) {
+            const size_t m = std::min(kChunk, n - j0);
+            for (size_t k = 0; k < count; ++k) {
+              std::copy_n(floats.begin() + static_cast<ptrdiff_t>(k * stride + j0), m,
+                          packed.begin() + static_cast<ptrdiff_t>(k * kChunk));
+            }
+            kernels::CombineRows(expected.data() + j0, m, packed.data(), kChunk, weights.data(),
+                                 count);
           }
-          kernels::CombineRows(expected.data() + j0, m, packed.data(), kChunk, weights.data(),
-                               count);
-        }
-        const std::string label = std::string(DTypeName(dtype)) + " count " +
-                                  std::to_string(count) + " n " + std::to_string(n);
-        std::vector<float> actual(n + 1, 12345.0f);
-        const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
-                                                      : static_cast<const void*>(halves.data());
-        kernels::CombineRowsFrom(dtype, actual.data(), n, source, static_cast<ptrdiff_t>(stride),
-                                 weights.data(), count);
-        for (size_t j = 0; j < n; ++j) {
-          ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j])) << label << " j " << j;
-        }
-        ASSERT_EQ(actual[n], 12345.0f) << "wrote past the row, " << label;
-        // The same run from float rows into a result in `dtype`, rounded as it is stored.
-        std::vector<uint8_t> expected_result(n * elem);
-        kernels::StoreFromFloat(dtype, expected.data(), n, expected_result.data(), 1);
-        for (const auto stores :
-             {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
-          std::vector<uint8_t> storage(n * elem + 64, 0xAB);
-          uint8_t* const result =
-              storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
-          const int32_t first = 0, offsets[2] = {0, static_cast<int32_t>(count)};
-          kernels::CombineRowRunsTo(kernels::RowRuns{&first, offsets, weights.data()}, 0, 1,
-                                    floats.data(), static_cast<ptrdiff_t>(stride), 0, n, dtype,
-                                    result, 0, stores);
-          kernels::FlushStreamedStores();
-          ASSERT_EQ(std::memcmp(result, expected_result.data(), n * elem), 0)
-              << label << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+          const std::string label = std::string(DTypeName(dtype)) + " count " +
+                                    std::to_string(count) + " n " + std::to_string(n) + width;
+          std::vector<float> actual(n + 1, 12345.0f);
+          const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
+                                                        : static_cast<const void*>(halves.data());
+          kernels::CombineRowsFrom(dtype, actual.data(), n, source, static_cast<ptrdiff_t>(stride),
+                                   weights.data(), count);
+          for (size_t j = 0; j < n; ++j) {
+            ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j])) << label << " j " << j;
+          }
+          ASSERT_EQ(actual[n], 12345.0f) << "wrote past the row, " << label;
+          // The same run from float rows into a result in `dtype`, rounded as it is stored.
+          std::vector<uint8_t> expected_result(n * elem);
+          kernels::StoreFromFloat(dtype, expected.data(), n, expected_result.data(), 1);
+          for (const auto stores :
+               {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+            std::vector<uint8_t> storage(n * elem + 64, 0xAB);
+            uint8_t* const result =
+                storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64;
+            const int32_t first = 0, offsets[2] = {0, static_cast<int32_t>(count)};
+            kernels::CombineRowRunsTo(kernels::RowRuns{&first, offsets, weights.data()}, 0, 1,
+                                      floats.data(), static_cast<ptrdiff_t>(stride), 0, n, dtype,
+                                      result, 0, stores);
+            kernels::FlushStreamedStores();
+            ASSERT_EQ(std::memcmp(result, expected_result.data(), n * elem), 0)
+                << label << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+          }
         }
       }
     }
-  }
+  });
 }
 
 // The many-tap form's sums start from their first product, through sweeps and partial sums: a
 // column whose every product is -0.0 (rows of -0.0 under positive weights, +0.0 under negative
 // ones) sums to -0.0, where a sum started from +0.0 (a cleared accumulator) gives +0.0.
 TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsKeepNegativeZeros) {
-  const auto lanes = static_cast<size_t>(TargetLanes());
-  const size_t n = 8 * lanes + 3;  // two column blocks and a tail
-  for (size_t count : {16, 17, 19}) {
-    const size_t stride = std::max<size_t>(n + 3, 16384 / 4 / count + 1);
-    // Column j holds -0.0 in every row where j is even, +0.0 where it is odd; the weights'
-    // signs alternate by run: all positive, then all negative.
-    std::vector<float> rows(stride * count);
-    for (size_t k = 0; k < count; ++k) {
-      for (size_t j = 0; j < n; ++j) rows[k * stride + j] = j % 2 == 0 ? -0.0f : 0.0f;
-    }
-    for (const float sign : {1.0f, -1.0f}) {
-      std::vector<float> weights(count);
-      for (size_t k = 0; k < count; ++k)
-        weights[k] = sign * (0.25f + 0.01f * static_cast<float>(k));
-      std::vector<float> actual(n, 1.0f);
-      kernels::CombineRowsFrom(DType::kFloat32, actual.data(), n, rows.data(),
-                               static_cast<ptrdiff_t>(stride), weights.data(), count);
-      for (size_t j = 0; j < n; ++j) {
-        // The products' sign: the row's times the weight's.
-        const bool negative = (j % 2 == 0) != (sign < 0.0f);
-        ASSERT_EQ(FloatBits(actual[j]), FloatBits(negative ? -0.0f : 0.0f))
-            << "count " << count << " weight sign " << sign << " j " << j;
+  ForEachManyTapWidth([](const std::string& width) {
+    const auto lanes = static_cast<size_t>(TargetLanes());
+    const size_t n = 8 * lanes + 3;  // two column blocks and a tail
+    for (size_t count : {16, 17, 19}) {
+      const size_t stride = std::max<size_t>(n + 3, 16384 / 4 / count + 1);
+      // Column j holds -0.0 in every row where j is even, +0.0 where it is odd; the weights'
+      // signs alternate by run: all positive, then all negative.
+      std::vector<float> rows(stride * count);
+      for (size_t k = 0; k < count; ++k) {
+        for (size_t j = 0; j < n; ++j) rows[k * stride + j] = j % 2 == 0 ? -0.0f : 0.0f;
+      }
+      for (const float sign : {1.0f, -1.0f}) {
+        std::vector<float> weights(count);
+        for (size_t k = 0; k < count; ++k)
+          weights[k] = sign * (0.25f + 0.01f * static_cast<float>(k));
+        std::vector<float> actual(n, 1.0f);
+        kernels::CombineRowsFrom(DType::kFloat32, actual.data(), n, rows.data(),
+                                 static_cast<ptrdiff_t>(stride), weights.data(), count);
+        for (size_t j = 0; j < n; ++j) {
+          // The products' sign: the row's times the weight's.
+          const bool negative = (j % 2 == 0) != (sign < 0.0f);
+          ASSERT_EQ(FloatBits(actual[j]), FloatBits(negative ? -0.0f : 0.0f))
+              << "count " << count << " weight sign " << sign << " j " << j << width;
+        }
       }
     }
-  }
+  });
 }
 
 // A float's bits, with every NaN as one value: where a NaN meets an Inf - Inf, which NaN comes

@@ -273,16 +273,15 @@ inline constexpr size_t kStripFloats = 1024;  // 4 KiB of partial sums, in L1 be
 // A 512 -> 128 bicubic AA forward plane's H pass went from 789 K to 544 K instructions (464 K in
 // sweeps of 8). The sink is copied: through the reference, every store reloaded its pointer
 // (a further 0.95 of the time in cache).
-template <int kTaps, bool kFirst, DType kType, class Sink>
-HWY_INLINE void SweepTaps(const Sink& sink_ref, size_t column, size_t strip,
+template <int kTaps, bool kFirst, DType kType, class D, class Sink>
+HWY_INLINE void SweepTaps(D d, const Sink& sink_ref, size_t column, size_t strip,
                           const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
                           ptrdiff_t src_stride, const float* HWY_RESTRICT weights, bool last,
                           float* HWY_RESTRICT partial, LinePrefetchQueue* prefetch, size_t quota) {
   static_assert(kTaps >= 1 && kTaps <= 4 && kTapsPerPass == 4, "");
   using Storage = typename DTypeTraits<kType>::Storage;
   const Sink sink = sink_ref;
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
+  using V = hn::Vec<D>;
   const size_t lanes = hn::Lanes(d);
   const size_t block = 4 * lanes;
   // Named rows and weights rather than arrays: arrays of vectors are not portable to SVE. Taps
@@ -332,12 +331,11 @@ HWY_INLINE void SweepTaps(const Sink& sink_ref, size_t column, size_t strip,
 // done (Combine's loops finish the rest, in the same operations). Not inlined: a call is a whole
 // row of many taps, and inlined it doubled the size of every H-pass kernel around Combine's
 // common loops.
-template <DType kType, class Sink>
-HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
+template <DType kType, class D, class Sink>
+HWY_NOINLINE size_t CombineManyTaps(D d, const Sink& sink, size_t n,
                                     const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
                                     ptrdiff_t src_stride, const float* HWY_RESTRICT weights,
                                     size_t count, LinePrefetchQueue* prefetch) {
-  const hn::ScalableTag<float> d;
   const size_t lanes = hn::Lanes(d);
   const size_t block = 4 * lanes;
   // The queued prefetches, spread evenly over the column blocks of every sweep; what remains
@@ -357,13 +355,13 @@ HWY_NOINLINE size_t CombineManyTaps(const Sink& sink, size_t n,
       const bool last = k0 + kTapsPerPass >= count;
       static_assert(kManyTaps > kTapsPerPass, "the first sweep is always a whole one");
       if (k0 == 0) {  // count >= kManyTaps (UseManyTapForm): a whole sweep
-        SweepTaps<kTapsPerPass, true, kType>(sink, j, strip, rows, src_stride, weights, last,
+        SweepTaps<kTapsPerPass, true, kType>(d, sink, j, strip, rows, src_stride, weights, last,
                                              partial, prefetch, quota);
         continue;
       }
       const auto sweep = [&](auto taps) {
         SweepTaps<decltype(taps)::value, false, kType>(
-            sink, j, strip, rows, src_stride, weights + k0, last, partial, prefetch, quota);
+            d, sink, j, strip, rows, src_stride, weights + k0, last, partial, prefetch, quota);
       };
       switch (std::min(count - k0, kTapsPerPass)) {
         case 1:
@@ -497,7 +495,21 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
                               many_taps ? prefetch : nullptr);
   }
   if (j == 0 && many_taps) {
-    j = CombineManyTaps<kType>(sink, n, src, src_stride, weights, count, prefetch);
+    // In 256-bit vectors on AVX-512 where the CPU's tuning says so (KernelTuning, kernels.h),
+    // with the same bits.
+    bool in_half_vectors = false;
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+    if constexpr (hn::MaxLanes(d) > 8) {
+      in_half_vectors = TuningForCpu().many_taps_in_half_vectors;
+      if (in_half_vectors) {
+        j = CombineManyTaps<kType>(hn::CappedTag<float, 8>(), sink, n, src, src_stride, weights,
+                                   count, prefetch);
+      }
+    }
+#endif
+    if (!in_half_vectors) {
+      j = CombineManyTaps<kType>(d, sink, n, src, src_stride, weights, count, prefetch);
+    }
   }
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
   // Rows that do not all start on a multiple of a vector's load (64 bytes of float32, 32 of a

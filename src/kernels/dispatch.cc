@@ -153,16 +153,29 @@ bool CpuHasBFloat16Conversions() {
 #endif
 }
 
-const SourcePrefetchTuning& SourcePrefetchForCpu() {
-  static const SourcePrefetchTuning tuning = [] {
+KernelTuning DefaultTuningForCpu() {
 #if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
-    if (__builtin_cpu_is("amd")) return SourcePrefetchTuning{4096, 2048, true};
+  __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
+  if (__builtin_cpu_is("amd")) {
+    return KernelTuning{/*at_once_bytes=*/4096, /*spread_bytes=*/2048, /*into_l2=*/true,
+                        /*many_taps_in_half_vectors=*/true};
+  }
 #endif
-    return SourcePrefetchTuning{512, 2048, false};
-  }();
+  return KernelTuning{/*at_once_bytes=*/512, /*spread_bytes=*/2048, /*into_l2=*/false,
+                      /*many_taps_in_half_vectors=*/false};
+}
+
+namespace {
+// A function-local static, so that a kernel run from another library's constructor finds it set.
+KernelTuning& MutableTuning() {
+  static KernelTuning tuning = DefaultTuningForCpu();
   return tuning;
 }
+}  // namespace
+
+const KernelTuning& TuningForCpu() { return MutableTuning(); }
+
+void OverrideTuning(const KernelTuning& tuning) { MutableTuning() = tuning; }
 
 void SetNativeBFloat16RoundingForTest(bool enabled) {
   native_bfloat16_rounding.store(enabled && CpuHasBFloat16Conversions(), std::memory_order_relaxed);

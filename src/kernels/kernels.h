@@ -288,9 +288,11 @@ inline bool NativeBFloat16Rounding() {
 // instructions, else off.
 void SetNativeBFloat16RoundingForTest(bool enabled);
 
-// How the kernels prefetch source rows ahead of their reads (source_prefetch.h), chosen for the
-// CPU when first asked. Both measured on 2-core VMs; bench/RESULTS.md has the numbers.
-struct SourcePrefetchTuning {
+// Choices of the kernels that measured differently on different CPUs of the same target, made for
+// the CPU when first asked: how source rows are prefetched ahead of their reads
+// (source_prefetch.h) and how wide the many-tap H pass's vectors are (combine-inl.h). All measured
+// on 2-core VMs; bench/RESULTS.md has the numbers.
+struct KernelTuning {
   // How far past a result row's advance the rows prefetched at once are asked for: 4 KiB on
   // AMD, 512 bytes elsewhere. On the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16 rows (ten
   // rows with the advance) ran the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and case 1 1.03x
@@ -310,8 +312,20 @@ struct SourcePrefetchTuning {
   // shapes at four times their batch); calls whose data stayed in the 32 MiB L3 measured 0.94-1.0x
   // (cases 9, 18; session 28). The Intel VMs were tuned with prefetcht0.
   bool into_l2;
+  // Whether the many-tap H pass (CombineManyTaps, the anti-aliased downscales by 4 and more)
+  // runs in 256-bit vectors on AVX-512 targets: on AMD. Zen 4 splits a 512-bit FMA or load into
+  // two 256-bit halves, so the wider vectors buy no throughput there, and the 8x bicubic AA
+  // forward (case 25) ran 0.92-1.02x of its time with whole vectors (median 0.98, fifteen
+  // in-process runs), and 0.90-0.94x of the AVX2 target's where whole vectors ran 0.96-1.04x of
+  // it; the 4x one (case 22) measured 0.95-1.05x (session 29). The bits are the same either way.
+  bool many_taps_in_half_vectors;
 };
-const SourcePrefetchTuning& SourcePrefetchForCpu();
+// The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
+const KernelTuning& TuningForCpu();
+KernelTuning DefaultTuningForCpu();
+// For benchmarks that time two tunings in one process (bench/target_ab.cc) and for tests that
+// run every form: in force for the calls that begin after it returns; never while a call runs.
+void OverrideTuning(const KernelTuning& tuning);
 
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();

@@ -32,7 +32,7 @@ inline bool UseManyTapForm(size_t count, ptrdiff_t src_stride, size_t element_by
 }
 
 // One line a kernel will read, asked for ahead: into L1, or into L2 where the CPU's tuning says
-// so (SourcePrefetchTuning). No fault for any address.
+// so (KernelTuning). No fault for any address.
 inline void PrefetchSourceLine(const void* at, bool into_l2) {
   if (into_l2) {
     __builtin_prefetch(at, /*rw=*/0, /*locality=*/2);  // prefetcht1 on x86
@@ -54,7 +54,7 @@ class LinePrefetchQueue {
   static constexpr size_t kLineBytes = kCacheLineBytes;
 
   LinePrefetchQueue(ptrdiff_t stride, size_t span)
-      : stride_(stride), span_(span), into_l2_(SourcePrefetchForCpu().into_l2) {}
+      : stride_(stride), span_(span), into_l2_(TuningForCpu().into_l2) {}
 
   // Drops the queued rows.
   void Clear() {
@@ -132,8 +132,8 @@ class LinePrefetchQueue {
 // reads several new rows per result row (4 for 4x), so the distance adds the rows one result
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
 // unfetched, and ran 20 % slower. Issued at once, the rows are asked for
-// SourcePrefetchTuning::at_once_bytes (at least a row) past the advance, spread
-// SourcePrefetchTuning::spread_bytes ahead: distances chosen for the CPU (kernels.h).
+// KernelTuning::at_once_bytes (at least a row) past the advance, spread
+// KernelTuning::spread_bytes ahead: distances chosen for the CPU (kernels.h).
 //
 // Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
 // and that form (or the bfloat16 form for rows split by phase, given as many taps) issues them a
@@ -172,7 +172,7 @@ class SourcePrefetcher {
     // ahead (8x downscale, 4 KiB rows) evicted the rows in use (case 25, 19 % slower).
     const auto row_span = static_cast<int64_t>(row_elements * element_bytes);
     if (row_span > 0) {
-      const SourcePrefetchTuning& tuning = SourcePrefetchForCpu();
+      const KernelTuning& tuning = TuningForCpu();
       const auto bytes = static_cast<int64_t>(spread_ ? tuning.spread_bytes : tuning.at_once_bytes);
       const int64_t rows = (bytes + row_span - 1) / row_span;  // at least one
       rows_ahead_ = std::min(rows + std::max<int64_t>(advance, 0),
