@@ -130,6 +130,19 @@ void BM_GatherRowsExact2x(benchmark::State& state) {
 }
 BENCHMARK(BM_GatherRowsExact2x)->Arg(32)->Arg(64);
 
+// The W pass of the 2x bilinear forwards (cases 15 and 16: 64 -> 128 and 32 -> 64), in the
+// periodic form their plans take, and in the blocked form it replaced. (The Uniform2x and
+// Exact2x benchmarks above time the backward's W pass, the transpose.)
+void BM_GatherRowsPeriodic2x(benchmark::State& state) {
+  GatherBench(state, Bilinear(state.range(0), 2 * state.range(0)), false, true, true);
+}
+BENCHMARK(BM_GatherRowsPeriodic2x)->Arg(32)->Arg(64);
+
+void BM_GatherRowsBlocked2x(benchmark::State& state) {
+  GatherBench(state, Bilinear(state.range(0), 2 * state.range(0)), false, false, true);
+}
+BENCHMARK(BM_GatherRowsBlocked2x)->Arg(32)->Arg(64);
+
 void BM_GatherRowsBlockedBicubicAA4x(benchmark::State& state) {
   GatherBench(state, BicubicAA(state.range(0), state.range(0) / 4), false);
 }
