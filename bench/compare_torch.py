@@ -409,12 +409,21 @@ def main():
                         help="also time the library alone (back to back, no PyTorch call in "
                         "between) and print that median as a note: the gap shows what the "
                         "interleaving itself costs the shorter call on this machine")
+    parser.add_argument("--settle-mib", type=int, default=0,
+                        help="before each timed call (of either), read this many MiB of a clean "
+                        "buffer (default 0: off; more than the last-level cache, e.g. 96): the "
+                        "lines the previous call left dirty are written back then rather than "
+                        "during the timed call, and both calls start from memory. A diagnostic: "
+                        "PyTorch stores its results through the cache, and writing them back cost "
+                        "the library's next call 7-9 %% in our measurements (bench/RESULTS.md)")
     parser.add_argument("--portable", action="store_true",
                         help="set ACLNN_UPSAMPLE_SIMD=portable, asking the library for its portable "
                         "(scalar) kernels")
     args = parser.parse_args()
-    if args.threads < 1 or args.reps < 1 or args.warmup < 0 or args.pause_ms < 0:
-        parser.error("--threads and --reps must be >= 1, --warmup and --pause-ms >= 0")
+    if (args.threads < 1 or args.reps < 1 or args.warmup < 0 or args.pause_ms < 0 or
+            args.settle_mib < 0):
+        parser.error("--threads and --reps must be >= 1, --warmup, --pause-ms and --settle-mib "
+                     ">= 0")
 
     # The library reads these at phase 1, so they are set before anything is planned.
     os.environ["ACLNN_UPSAMPLE_NUM_THREADS"] = str(args.threads)
@@ -427,6 +436,8 @@ def main():
     import torch  # after the environment is set, so that nothing reads it early
 
     torch.set_num_threads(args.threads)
+    # --settle-mib's buffer, written once: clean lines from then on (its sum only reads them).
+    settle = torch.ones(args.settle_mib << 18) if args.settle_mib else None
     lib_path = find_library(args.lib, args.prefix)
     shapes = list(args.shape) + (EXTRA_SHAPES if args.extra else [])
     if shapes:
@@ -462,7 +473,7 @@ def main():
     print(f"CPU: {cpu_model()} ({os.cpu_count()} logical CPUs); torch {torch.__version__}; "
           f"threads {args.threads}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{args.warmup} warm-up calls each, then {args.reps} interleaved repetitions, "
-          f"{args.pause_ms:g} ms idle before each; OMP_WAIT_POLICY="
+          f"{args.pause_ms:g} ms idle and {args.settle_mib} MiB read before each; OMP_WAIT_POLICY="
           f"{os.environ.get('OMP_WAIT_POLICY', '(unset)')}; medians in ms; "
           "rel diff = max|lib-torch| / max|torch|")
     header = (f"{'case':<64} {'lib ms':>9} {'torch ms':>9} {'speedup':>8} {'rel diff':>9}  note")
@@ -504,12 +515,17 @@ def main():
             lib_times, torch_times = [], []
             reference = None
             pause = args.pause_ms / 1e3
+
+            def before_timed_call():
+                if settle is not None:
+                    settle.sum()  # a read: evicts the dirty lines, leaves clean ones
+                if pause:
+                    time.sleep(pause)
+
             for _ in range(args.reps):
-                if pause:
-                    time.sleep(pause)
+                before_timed_call()
                 lib_times.append(timed(call.run)[0])
-                if pause:
-                    time.sleep(pause)
+                before_timed_call()
                 seconds, reference = timed(lambda: torch_op(torch_source))
                 torch_times.append(seconds)
             alone_times = [timed(call.run)[0] for _ in range(args.reps if args.alone else 0)]
