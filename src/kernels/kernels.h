@@ -315,9 +315,10 @@ struct KernelTuning {
   // Whether the many-tap H pass (CombineManyTaps, the anti-aliased downscales by 4 and more)
   // runs in 256-bit vectors on AVX-512 targets: on AMD. Zen 4 splits a 512-bit FMA or load into
   // two 256-bit halves, so the wider vectors buy no throughput there, and the 8x bicubic AA
-  // forward (case 25) ran 0.92-1.02x of its time with whole vectors (median 0.98, fifteen
+  // forward (case 25) ran 0.90-1.02x of its time with whole vectors (median 0.98, nineteen
   // in-process runs), and 0.90-0.94x of the AVX2 target's where whole vectors ran 0.96-1.04x of
-  // it; the 4x one (case 22) measured 0.95-1.05x (session 29). The bits are the same either way.
+  // it; the 4x one (case 22) and the bfloat16 one (26) measured 0.95-1.08x, median 1.00 (session
+  // 29). The bits are the same either way.
   bool many_taps_in_half_vectors;
 };
 // The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
