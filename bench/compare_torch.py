@@ -438,6 +438,14 @@ def main():
     torch.set_num_threads(args.threads)
     # --settle-mib's buffer, written once: clean lines from then on (its sum only reads them).
     settle = torch.ones(args.settle_mib << 18) if args.settle_mib else None
+    pause = args.pause_ms / 1e3
+
+    def before_timed_call():
+        if settle is not None:
+            settle.sum()  # a read: evicts the dirty lines, leaves clean ones
+        if pause:
+            time.sleep(pause)
+
     lib_path = find_library(args.lib, args.prefix)
     shapes = list(args.shape) + (EXTRA_SHAPES if args.extra else [])
     if shapes:
@@ -514,14 +522,6 @@ def main():
                 torch_op(torch_source)
             lib_times, torch_times = [], []
             reference = None
-            pause = args.pause_ms / 1e3
-
-            def before_timed_call():
-                if settle is not None:
-                    settle.sum()  # a read: evicts the dirty lines, leaves clean ones
-                if pause:
-                    time.sleep(pause)
-
             for _ in range(args.reps):
                 before_timed_call()
                 lib_times.append(timed(call.run)[0])
