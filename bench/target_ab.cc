@@ -81,10 +81,12 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.into_l2 = flag();
     } else if (key == "many_taps_in_half_vectors") {
       tuning.many_taps_in_half_vectors = flag();
+    } else if (key == "prefetch_row_group_chunks") {
+      tuning.prefetch_row_group_chunks = flag();
     } else {
       throw ToolError("tuning key '" + key +
-                      "': expected at_once_bytes, spread_bytes, into_l2 or "
-                      "many_taps_in_half_vectors");
+                      "': expected at_once_bytes, spread_bytes, into_l2, "
+                      "many_taps_in_half_vectors or prefetch_row_group_chunks");
     }
   }
 }
@@ -93,7 +95,8 @@ std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
   return "at_once_bytes=" + std::to_string(tuning.at_once_bytes) +
          ",spread_bytes=" + std::to_string(tuning.spread_bytes) +
          ",into_l2=" + std::to_string(tuning.into_l2 ? 1 : 0) +
-         ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0);
+         ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0) +
+         ",prefetch_row_group_chunks=" + std::to_string(tuning.prefetch_row_group_chunks ? 1 : 0);
 }
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a

@@ -519,7 +519,8 @@ TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
 // A group of result rows combined a column chunk at a time (the interleaved H-first pass): the
 // bits of a CombineRowsFrom call per row, for every dtype, widths around the vectors and the
 // chunk, runs of the many-tap form (17 rows of more than 16 KiB), short runs and empty ones, any
-// row range, NaN and Inf included, and nothing written past a row's n columns.
+// row range, NaN and Inf included, and nothing written past a row's n columns; with the rows
+// ahead prefetched (a next group given) and without.
 TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
   const std::vector<int32_t> first = {0, 4, 0, 8, 12, 2, 3};
   const std::vector<int32_t> counts = {17, 17, 0, 3, 1, 17, 2};
@@ -552,23 +553,29 @@ TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
         for (size_t i = begin; i < end; ++i) {
           if (counts[i] > 0) row0 = std::min<int64_t>(row0, first[i]);
         }
-        std::vector<float> actual((end - begin) * static_cast<size_t>(dst_stride), 777.0f);
-        kernels::CombineRowGroupFrom(runs, begin, end, dtype, storage + row0 * stride * elem,
-                                     stride, row0, n, actual.data(), dst_stride);
-        std::vector<float> expected(n);
-        for (size_t i = begin; i < end; ++i) {
-          const int64_t row = counts[i] > 0 ? first[i] : 0;
-          kernels::CombineRowsFrom(dtype, expected.data(), n, storage + row * stride * elem, stride,
-                                   weights.data() + weight_offset[i],
-                                   static_cast<size_t>(counts[i]));
-          const float* const got = actual.data() + (i - begin) * static_cast<size_t>(dst_stride);
-          for (size_t j = 0; j < n; ++j) {
-            ASSERT_EQ(BitsOrNaN(got[j]), BitsOrNaN(expected[j]))
-                << DTypeName(dtype) << " n " << n << " rows " << begin << ".." << end << " row "
-                << i << " j " << j;
-          }
-          for (size_t j = n; j < static_cast<size_t>(dst_stride); ++j) {
-            ASSERT_EQ(got[j], 777.0f) << "written past row " << i << " at " << j;
+        for (const bool prefetch : {false, true}) {
+          kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
+          tuning.prefetch_row_group_chunks = prefetch;
+          kernels::OverrideTuning(tuning);
+          std::vector<float> actual((end - begin) * static_cast<size_t>(dst_stride), 777.0f);
+          kernels::CombineRowGroupFrom(runs, begin, end, dtype, storage + row0 * stride * elem,
+                                       stride, row0, n, actual.data(), dst_stride,
+                                       std::min(counts.size(), end + 2));
+          std::vector<float> expected(n);
+          for (size_t i = begin; i < end; ++i) {
+            const int64_t row = counts[i] > 0 ? first[i] : 0;
+            kernels::CombineRowsFrom(dtype, expected.data(), n, storage + row * stride * elem,
+                                     stride, weights.data() + weight_offset[i],
+                                     static_cast<size_t>(counts[i]));
+            const float* const got = actual.data() + (i - begin) * static_cast<size_t>(dst_stride);
+            for (size_t j = 0; j < n; ++j) {
+              ASSERT_EQ(BitsOrNaN(got[j]), BitsOrNaN(expected[j]))
+                  << DTypeName(dtype) << " n " << n << " rows " << begin << ".." << end << " row "
+                  << i << " j " << j << (prefetch ? " (rows ahead prefetched)" : "");
+            }
+            for (size_t j = n; j < static_cast<size_t>(dst_stride); ++j) {
+              ASSERT_EQ(got[j], 777.0f) << "written past row " << i << " at " << j;
+            }
           }
         }
       }

@@ -342,7 +342,8 @@ void CombineHeightGroups(const AxisRuns& axis_h, const RowBand& band, DType dtyp
        begin += kHeightGroupRows) {
     const size_t group_end = std::min(end, begin + kHeightGroupRows);
     kernels::CombineRowGroupFrom(runs, begin, group_end, dtype, source, source_stride, 0,
-                                 row_floats, rows, static_cast<ptrdiff_t>(row_stride));
+                                 row_floats, rows, static_cast<ptrdiff_t>(row_stride),
+                                 std::min(end, group_end + kHeightGroupRows));
     for (size_t hi = begin; hi < group_end; ++hi) {
       w_pass(static_cast<int64_t>(hi), rows + (hi - begin) * row_stride);
     }

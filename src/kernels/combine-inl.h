@@ -531,8 +531,9 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
 // Natural-order rows, as CombineRows writes them.
 template <DType kType>
 HWY_INLINE void CombineInto(float* HWY_RESTRICT dst, size_t n, const void* HWY_RESTRICT source,
-                            ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count) {
-  Combine<kType>(RowSink<1>{dst, 0}, n, source, src_stride, weights, count);
+                            ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
+                            LinePrefetchQueue* prefetch = nullptr) {
+  Combine<kType>(RowSink<1>{dst, 0}, n, source, src_stride, weights, count, prefetch);
 }
 
 // Two result rows whose runs have kCount taps each, the second starting kShift rows after the

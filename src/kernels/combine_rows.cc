@@ -11,6 +11,7 @@
 #include "hwy/highway.h"
 #include "kernels/combine-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/source_prefetch.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
@@ -213,40 +214,97 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
   }
 }
 
+// The source rows result rows [begin, end) read that result row begin - 1 does not: rows
+// [first, last], none where last < first. Consecutive result rows' runs move forward, so these
+// are the rows the group is the first to read, which come from memory.
+struct NewSourceRows {
+  int64_t first = 0, last = -1;
+  int64_t count() const { return last >= first ? last - first + 1 : 0; }
+};
+
+inline NewSourceRows NewSourceRowsOf(const RowRuns& runs, size_t begin, size_t end) {
+  const auto last_of = [&](size_t i) -> int64_t {
+    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+    return count > 0 ? int64_t{runs.first[i]} + count - 1 : -1;
+  };
+  NewSourceRows rows;
+  int64_t lowest = INT64_MAX;
+  for (size_t i = begin; i < end; ++i) {
+    if (runs.weight_offset[i + 1] > runs.weight_offset[i]) {
+      lowest = std::min<int64_t>(lowest, runs.first[i]);
+      rows.last = std::max(rows.last, last_of(i));
+    }
+  }
+  rows.first = std::max(lowest, begin > 0 ? last_of(begin - 1) + 1 : int64_t{0});
+  return rows;
+}
+
 template <DType kType>
 void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
                        ptrdiff_t src_stride, int64_t src_row0, size_t n, float* HWY_RESTRICT dst,
-                       ptrdiff_t dst_stride) {
+                       ptrdiff_t dst_stride, size_t next_row_end) {
   using Storage = typename DTypeTraits<kType>::Storage;
   // Every element's sum is its own chain of operations in tap order, so the chunks change no
   // bits; each chunk starts a whole number of vectors into its row, keeping the row's alignment.
   constexpr size_t kChunk = kRowChunkBytes / sizeof(Storage);
+  // While a chunk is combined, the group's new rows are prefetched over the next chunk's
+  // columns, and during the last chunk the next group's new rows over the first chunk's
+  // (KernelTuning::prefetch_row_group_chunks says why and where).
+  NewSourceRows group_rows, next_group_rows;
+  if (TuningForCpu().prefetch_row_group_chunks) {
+    group_rows = NewSourceRowsOf(runs, row_begin, row_end);
+    if (next_row_end > row_end) {
+      next_group_rows = NewSourceRowsOf(runs, row_end, next_row_end);
+      next_group_rows.first = std::max(next_group_rows.first, group_rows.last + 1);
+    }
+  }
+  const auto group = static_cast<int64_t>(row_end - row_begin);
+  const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(sizeof(Storage));
   for (size_t column = 0; column < n; column += kChunk) {
     const size_t columns = std::min(kChunk, n - column);
+    const bool last_chunk = column + kChunk >= n;
+    const NewSourceRows& ahead = last_chunk ? next_group_rows : group_rows;
+    const size_t ahead_column = last_chunk ? 0 : column + kChunk;
+    const size_t ahead_bytes = std::min(kChunk, n - ahead_column) * sizeof(Storage);
+    const char* const ahead_row0 =
+        ahead.count() == 0 ? nullptr
+                           : static_cast<const char*>(src) + (ahead.first - src_row0) * row_bytes +
+                                 static_cast<ptrdiff_t>(ahead_column * sizeof(Storage));
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t begin = runs.weight_offset[i];
       const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);
       const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
       const Storage* const rows = static_cast<const Storage*>(src) + row * src_stride + column;
       float* const out = dst + static_cast<ptrdiff_t>(i - row_begin) * dst_stride + column;
-      CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
+      // Each result row of the chunk issues its share of the rows ahead, spread over its column
+      // blocks where it takes the many-tap form, else after it.
+      LinePrefetchQueue queue(row_bytes, ahead_bytes);
+      const auto r = static_cast<int64_t>(i - row_begin);
+      const int64_t share_begin = ahead.count() * r / group;
+      const int64_t share_end = ahead.count() * (r + 1) / group;
+      if (share_end > share_begin) {
+        queue.Append(ahead_row0 + share_begin * row_bytes,
+                     static_cast<size_t>(share_end - share_begin));
+      }
+      CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count, &queue);
+      queue.IssueAll();
     }
   }
 }
 
 void CombineRowGroupFromImpl(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
                              const void* src, ptrdiff_t src_stride, int64_t src_row0, size_t n,
-                             float* HWY_RESTRICT dst, ptrdiff_t dst_stride) {
+                             float* HWY_RESTRICT dst, ptrdiff_t dst_stride, size_t next_row_end) {
   switch (dtype) {
     case DType::kFloat32:
       return CombineRowGroupOf<DType::kFloat32>(runs, row_begin, row_end, src, src_stride, src_row0,
-                                                n, dst, dst_stride);
+                                                n, dst, dst_stride, next_row_end);
     case DType::kFloat16:
       return CombineRowGroupOf<DType::kFloat16>(runs, row_begin, row_end, src, src_stride, src_row0,
-                                                n, dst, dst_stride);
+                                                n, dst, dst_stride, next_row_end);
     case DType::kBFloat16:
       return CombineRowGroupOf<DType::kBFloat16>(runs, row_begin, row_end, src, src_stride,
-                                                 src_row0, n, dst, dst_stride);
+                                                 src_row0, n, dst, dst_stride, next_row_end);
   }
 }
 
@@ -308,9 +366,9 @@ void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const v
 
 void CombineRowGroupFrom(const RowRuns& runs, size_t row_begin, size_t row_end, DType dtype,
                          const void* src, ptrdiff_t src_stride, int64_t src_row0, size_t n,
-                         float* dst, ptrdiff_t dst_stride) {
+                         float* dst, ptrdiff_t dst_stride, size_t next_row_end) {
   HWY_DYNAMIC_DISPATCH(CombineRowGroupFromImpl)
-  (runs, row_begin, row_end, dtype, src, src_stride, src_row0, n, dst, dst_stride);
+  (runs, row_begin, row_end, dtype, src, src_stride, src_row0, n, dst, dst_stride, next_row_end);
 }
 
 }  // namespace kernels

@@ -158,11 +158,11 @@ KernelTuning DefaultTuningForCpu() {
   __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
   if (__builtin_cpu_is("amd")) {
     return KernelTuning{/*at_once_bytes=*/4096, /*spread_bytes=*/2048, /*into_l2=*/true,
-                        /*many_taps_in_half_vectors=*/true};
+                        /*many_taps_in_half_vectors=*/true, /*prefetch_row_group_chunks=*/true};
   }
 #endif
   return KernelTuning{/*at_once_bytes=*/512, /*spread_bytes=*/2048, /*into_l2=*/false,
-                      /*many_taps_in_half_vectors=*/false};
+                      /*many_taps_in_half_vectors=*/false, /*prefetch_row_group_chunks=*/false};
 }
 
 namespace {
