@@ -13,8 +13,9 @@
 // Targets are named as ACLNN_UPSAMPLE_SIMD names them: best, portable or a target's lower-case
 // Highway name. The two sides may be one target with two kernel tunings (kernels::KernelTuning):
 // --tune-a and --tune-b change the CPU's tuning for that side, as KEY=VALUE[,KEY=VALUE...] with
-// keys at_once_bytes, spread_bytes, into_l2 and many_taps_in_half_vectors (0 or 1 for the last
-// two), so that a choice the library makes per CPU is measured the same way as a target:
+// keys at_once_bytes, spread_bytes, into_l2, many_taps_in_half_vectors and
+// prefetch_row_group_chunks (0 or 1 for the last three), so that a choice the library makes per
+// CPU is measured the same way as a target:
 //
 //   build/bench/target_ab --tune-b many_taps_in_half_vectors=0 avx3 avx3 22 25
 //
