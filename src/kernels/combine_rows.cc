@@ -270,6 +270,7 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
         ahead.count() == 0 ? nullptr
                            : static_cast<const char*>(src) + (ahead.first - src_row0) * row_bytes +
                                  static_cast<ptrdiff_t>(ahead_column * sizeof(Storage));
+    LinePrefetchQueue queue(row_bytes, ahead_bytes);
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t begin = runs.weight_offset[i];
       const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);
@@ -277,15 +278,17 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
       const Storage* const rows = static_cast<const Storage*>(src) + row * src_stride + column;
       float* const out = dst + static_cast<ptrdiff_t>(i - row_begin) * dst_stride + column;
       // Each result row of the chunk issues its share of the rows ahead, spread over its column
-      // blocks where it takes the many-tap form, else after it.
-      LinePrefetchQueue queue(row_bytes, ahead_bytes);
+      // blocks where it takes the many-tap form, else after it. A row with no share (every row
+      // where the tuning is off) combines as it did without the prefetch.
       const auto r = static_cast<int64_t>(i - row_begin);
       const int64_t share_begin = ahead.count() * r / group;
       const int64_t share_end = ahead.count() * (r + 1) / group;
-      if (share_end > share_begin) {
-        queue.Append(ahead_row0 + share_begin * row_bytes,
-                     static_cast<size_t>(share_end - share_begin));
+      if (share_end == share_begin) {
+        CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
+        continue;
       }
+      queue.Append(ahead_row0 + share_begin * row_bytes,
+                   static_cast<size_t>(share_end - share_begin));
       CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count, &queue);
       queue.IssueAll();
     }

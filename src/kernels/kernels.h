@@ -329,10 +329,10 @@ struct KernelTuning {
   // chunk reads 1 KiB of each of its rows, too short a run for the hardware prefetchers to follow
   // from memory, so without it every new row's lines arrived on demand. On the Zen 4 VM (session
   // 30, in-process against none): channels-last RGB 512 -> 128 bicubic AA forward (case 27)
-  // 1.10-1.13x faster, 1024 -> 128 1.13, RGB 512 -> 256 bilinear AA 1.28-1.31, 2x bilinear
-  // downscale 1.14, bfloat16 RGBA 2x bilinear AA 1.14, 16 channels 4x bicubic AA 1.02-1.06; the
-  // 2x upscales and cases 7, 13, 14 and 21, which take other H passes, 0.96-1.03. A chunk
-  // further ahead measured 0.96-0.99 of one. Unmeasured on Intel, which keeps what it had.
+  // 1.11-1.16x faster in five runs, 1024 -> 128 1.13, RGB 512 -> 256 bilinear AA 1.11-1.31, 2x
+  // bilinear downscale 1.14, bfloat16 RGBA 2x bilinear AA 1.14, 16 channels 4x bicubic
+  // AA 1.02-1.06; the 2x upscales and cases 7, 13, 14 and 21, which take other H passes, 0.96-1.03.
+  // A chunk further ahead measured 0.96-0.99 of one. Unmeasured on Intel, which keeps what it had.
   bool prefetch_row_group_chunks;
 };
 // The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
