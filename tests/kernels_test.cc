@@ -817,23 +817,35 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
 }
 
 // The periodic kernel works out a row's vectors once per call where they fit its stack tables
-// (gather_rows.cc: up to 64 listed vectors of several patterns, 64 end vectors, 1024 table
+// (gather_rows.cc: up to 512 listed vectors of several patterns, 64 end vectors, 1024 table
 // entries) and the call has vectors enough to pay for it, and runs the others vector by vector.
-// Rows around 64 vectors of several patterns (8/7 and 7/8), and upsampling by 8 and 16 (a vector's
-// loads advance lanes / 8 or lanes / 16 columns, so up to 2 * lanes vectors end their loads at the
-// row's end), must equal the exact runs on both sides of those limits, bit for bit, without reading
-// outside the rows.
+// Rows around 64 and 512 vectors of several patterns (8/7 and 7/8: the forward's runs all take
+// every tap, the backward's do not), and upsampling by 8 and 16 (a vector's loads advance
+// lanes / 8 or lanes / 16 columns, so up to 2 * lanes vectors end their loads at the row's end),
+// must equal the exact runs on both sides of those limits, bit for bit, without reading outside
+// the rows.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicLongRowsAndManyEndVectors) {
   const int64_t lanes = TargetLanes();
   if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";
-  int several_pattern_long_rows = 0, many_end_rows = 0;
-  for (const Ratio ratio : {Ratio{8, 7}, Ratio{7, 8}, Ratio{8, 1}, Ratio{16, 1}}) {
-    // Upsampled source rows of 2 to 3 vectors and more; the others around 64 result vectors.
+  int several_pattern_long_rows = 0, several_pattern_listed_limit_rows = 0, many_end_rows = 0;
+  struct Lengths {
+    Ratio ratio;
+    int64_t first, last;  // result lengths
+  };
+  const int64_t step_vectors = std::max<int64_t>(1, lanes / 4);
+  std::vector<Lengths> sweeps;
+  for (const Ratio ratio : {Ratio{8, 7}, Ratio{7, 8}}) {
+    sweeps.push_back({ratio, 60 * lanes, 68 * lanes});
+    sweeps.push_back({ratio, 508 * lanes, 516 * lanes});
+  }
+  for (const Ratio ratio : {Ratio{8, 1}, Ratio{16, 1}}) {  // source rows of 2 to 3 vectors
+    sweeps.push_back({ratio, 2 * lanes * ratio.period, (3 * lanes + 1) * ratio.period});
+  }
+  for (const Lengths& sweep : sweeps) {
+    const Ratio ratio = sweep.ratio;
     const bool upsampling = ratio.shift == 1;
-    const int64_t first_length = upsampling ? 2 * lanes * ratio.period : 60 * lanes;
-    const int64_t last_length = upsampling ? (3 * lanes + 1) * ratio.period : 68 * lanes;
-    const int64_t step = ratio.period * std::max<int64_t>(1, lanes / 4);
-    for (int64_t length = first_length; length <= last_length; length += step) {
+    const int64_t step = ratio.period * step_vectors;
+    for (int64_t length = sweep.first; length <= sweep.last; length += step) {
       for (bool bicubic : {false, true}) {
         for (bool transposed : {true, false}) {
           const AxisRuns exact = RatioAxis(ratio, length / ratio.period, bicubic, transposed);
@@ -845,6 +857,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicLongRowsAndManyEndVectors) {
                                     std::to_string(length) + (bicubic ? " bicubic" : " bilinear") +
                                     (transposed ? " transposed" : " gather");
           if (periodic.patterns > 1 && periodic.vectors > 64) ++several_pattern_long_rows;
+          if (periodic.patterns > 1 && periodic.vectors > 512) ++several_pattern_listed_limit_rows;
           if (upsampling && !transposed) ++many_end_rows;
           ExpectPeriodicRowsMatchExactRuns(exact, periodic, where);
           if (HasFatalFailure()) return;
@@ -855,7 +868,10 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicLongRowsAndManyEndVectors) {
   EXPECT_GT(many_end_rows, 0);
   // Several patterns exist where the period does not divide the lanes (7 on every vector
   // target; one lane has a pattern per period element, and its interiors stop short of 64).
-  if (lanes > 1) EXPECT_GT(several_pattern_long_rows, 0);
+  if (lanes > 1) {
+    EXPECT_GT(several_pattern_long_rows, 0);
+    EXPECT_GT(several_pattern_listed_limit_rows, 0);
+  }
 }
 
 // Rows of 2 to 4 interleaved channels (channels-last RGB rows) gather as they are where a

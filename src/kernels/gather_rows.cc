@@ -396,7 +396,10 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   // One pattern of 64 -> 128 bilinear rows (AVX-512, in L1) went from 11.5 to 5.1 cycles a
   // vector: the per-vector row-end checks, pattern walk and shifts had cost more than the taps.
   constexpr ptrdiff_t kMaxRowTable = 1024;  // entries of each copied table (4 KiB)
-  constexpr int32_t kMaxListed = 64;        // vectors of a row with several patterns
+  // Vectors of a row with several patterns: the 2x upscales of RGB pixel rows (3 patterns) have
+  // 96 vectors in a 512-pixel row on AVX-512, 192 on AVX2; at 64 they took the loop below, and
+  // their W pass 2.2x the time of the same problem's planar rows (2 KiB each way on the stack).
+  constexpr int32_t kMaxListed = 512;
   constexpr int32_t kMaxEndVectors = 64;
   const ptrdiff_t table_entries = static_cast<ptrdiff_t>(patterns) * table_taps;
   // The layout costs about a vector step per table vector it copies, so a call of few vectors
@@ -484,11 +487,20 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
             interior(std::false_type());
           }
         } else {
-          for (int32_t m = 0; m < inside; ++m) {
-            const int32_t p = listed_pattern[m];
-            vector_from(src_row + listed_start[m], std::false_type(), 0, std::true_type(),
-                        std::false_type(), counts_of(p), row_index + p * table_taps,
-                        row_weights + p * table_taps, out + static_cast<ptrdiff_t>(m) * lanes);
+          const auto listed = [&](auto all_in_every_run) {
+            for (int32_t m = 0; m < inside; ++m) {
+              const int32_t p = listed_pattern[m];
+              vector_from(src_row + listed_start[m], std::false_type(), 0, std::true_type(),
+                          all_in_every_run,
+                          decltype(all_in_every_run)::value ? one_pattern_counts : counts_of(p),
+                          row_index + p * table_taps, row_weights + p * table_taps,
+                          out + static_cast<ptrdiff_t>(m) * lanes);
+            }
+          };
+          if (all_in_run >= kTaps) {  // as for one pattern
+            listed(std::true_type());
+          } else {
+            listed(std::false_type());
           }
         }
         for (int32_t e = 0; e < end_count; ++e) {
