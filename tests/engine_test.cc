@@ -257,6 +257,22 @@ TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
         EXPECT_EQ(plan.schedule.w_periodic.period, 2 * channels);
         EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
         EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
+        EXPECT_EQ(plan.schedule.converted_pixel_rows, 1) << "float32 rows are gathered in place";
+        // 16-bit pixel rows W first are converted several at a time for each gathering call:
+        // in the runs below (two images, two threads), with bands whose rows leave a shorter
+        // last group.
+        PlaneView g2, r2;
+        ShapeViews(Problem{2, channels, result, result, source, source, true}, &g2, &r2);
+        const Plan half =
+            BuildPlan(DType::kBFloat16, g2, r2, runs, runs, 2, PassOrder::kWidthFirst);
+        EXPECT_TRUE(half.schedule.w_periodic_pixels);
+        EXPECT_GT(half.schedule.converted_pixel_rows, 1);
+        bool short_last_group = false;
+        for (const RowBand& band : half.schedule.bands) {
+          const int64_t rows = band.source_row_end - band.source_row_begin;
+          short_last_group |= rows % half.schedule.converted_pixel_rows != 0;
+        }
+        EXPECT_TRUE(short_last_group);
       }
     }
     for (int64_t channels : {2, 3, 4}) {

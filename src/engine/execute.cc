@@ -687,12 +687,28 @@ class InterleavedTask {
     const size_t tile_row = channels_ * result_w_;
     const size_t source_row = channels_ * source_w_;
     float* const tile = scratch_.tile.Span(0, rows * tile_row);
-    const size_t planar_at = f32_ ? 0 : source_row;  // after the converted row, if any
+    const auto converted_rows = static_cast<size_t>(schedule_.converted_pixel_rows);
+    // After the converted rows, if any.
+    const size_t planar_at = f32_ ? 0 : converted_rows * source_row;
     float* const planar = scratch_.source.Span(planar_at, PlanarFloats());
     if (schedule_.w_periodic_pixels && f32_) {  // the band's rows in one call, in place
       kernels::GatherPixelRows(gather_, channels_, static_cast<size_t>(rows),
                                reinterpret_cast<const float*>(SourceRow(row0)),
                                problem_.source.stride_h, tile, static_cast<ptrdiff_t>(tile_row));
+    } else if (schedule_.w_periodic_pixels && converted_rows > 1) {
+      // converted_rows rows at a time, converted, then gathered in one call.
+      float* const converted = scratch_.source.Span(0, converted_rows * source_row);
+      for (int64_t r0 = 0; r0 < rows; r0 += static_cast<int64_t>(converted_rows)) {
+        const auto group =
+            static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(converted_rows), rows - r0));
+        for (size_t r = 0; r < group; ++r) {
+          LoadAsFloat(problem_.dtype, SourceRow(row0 + r0 + static_cast<int64_t>(r)), 1, source_row,
+                      converted + r * source_row);
+        }
+        kernels::GatherPixelRows(gather_, channels_, group, converted,
+                                 static_cast<ptrdiff_t>(source_row), tile + r0 * tile_row,
+                                 static_cast<ptrdiff_t>(tile_row));
+      }
     } else {
       for (int64_t r = 0; r < rows; ++r) {
         const float* pixels = reinterpret_cast<const float*>(SourceRow(row0 + r));

@@ -107,6 +107,10 @@ struct CpuSchedule {
   // Interleaved W pass: w_periodic indexes elements of pixel rows (FindPeriodicInterior with the
   // channels), and the pixel rows are gathered as they are, without planar rows in scratch.
   bool w_periodic_pixels = false;
+  // Interleaved W first from 16-bit pixel rows: the rows converted to float32 in scratch for one
+  // W-pass call (several where the W pass gathers pixel rows in place, whose per-call layout is
+  // then worked out once per group, else 1; plan.cc, ConvertedPixelRows).
+  int64_t converted_pixel_rows = 1;
   BlockedAxis w_blocked;  // planar W pass: vectorised form otherwise (may be empty)
   // Where rows are read and written without a copy through scratch:
   bool source_rows_float_in_place = false;   // float32 source rows with unit column stride
