@@ -669,6 +669,43 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
   }
 }
 
+// Interleaved pixel rows (RGB, RGBA images) H first stream their float32 result rows, into which
+// the W pass interleaves whole vectors, where a call moves more than kStreamedResultMinTraffic
+// (16-bit results go through scratch, cached), and a streamed run writes the same bits as a
+// cached one: aligned and misaligned results (rows of 40 pixels start on and off a line in
+// turn), 2 to 4 channels (streamed) and 5 (stored cached), 1 and 3 threads.
+TEST(Engine, InterleavedHeightFirstResultsStreamAndChangeNoBits) {
+  PlaneView grad, result;
+  ShapeViews(Problem{8, 3, 256, 256, 512, 512, true}, &grad, &result);  // RGB 2x backward
+  const AxisRuns down = Transpose(BuildBilinearAxis(AxisSpec{256, 512, false, 0.0}));
+  const Plan big = BuildPlan(DType::kFloat32, grad, result, down, down, 2);
+  EXPECT_EQ(big.schedule.layout, Layout::kInterleaved);
+  EXPECT_TRUE(big.schedule.h_pass_first);
+  EXPECT_TRUE(big.schedule.stream_result);
+  EXPECT_FALSE(BuildPlan(DType::kBFloat16, grad, result, down, down, 2).schedule.stream_result);
+  ShapeViews(Problem{1, 3, 256, 256, 512, 512, true}, &grad, &result);  // 3.75 MiB
+  EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, down, down, 2).schedule.stream_result);
+
+  std::mt19937 rng(23);
+  std::normal_distribution<float> normal;
+  for (int64_t channels = 2; channels <= 5; ++channels) {
+    const Problem p{2, channels, 20, 40, 40, 80, true};
+    const AxisRuns bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+    const AxisRuns bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+    ShapeViews(p, &grad, &result);
+    std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
+    for (float& v : grad_values) v = normal(rng);
+    grad.data = reinterpret_cast<char*>(grad_values.data());
+    for (int threads : {1, 3}) {
+      const Plan plan =
+          BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
+      ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved) << "C " << channels;
+      ExpectStreamedRunMatchesCached(plan, static_cast<size_t>(p.n * result.stride_n));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 // A nearest axis as a forward gather: result index o reads source index pick(o) with weight 1,
 // except every fifth, whose run is empty (a result of zeros).
 AxisRuns NearestAxis(int64_t source, int64_t result, uint32_t seed) {

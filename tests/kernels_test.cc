@@ -1732,13 +1732,27 @@ TEST_P(KernelsOnEveryTarget, InterleaveAndDeinterleaveMoveEveryChannel) {
           ASSERT_EQ(planar[c * row_stride + gap], 777.0f) << "wrote between rows";
         }
       }
-      std::vector<float> back(pixels * channels + 1, 777.0f);
-      kernels::Interleave(planar.data(), row_stride, pixels, channels, back.data());
-      for (size_t j = 0; j < pixels * channels; ++j) {
-        ASSERT_EQ(FloatBits(back[j]), FloatBits(pixel_row[j]))
-            << "C " << channels << " pixels " << pixels << " element " << j;
+      // Cached, and streamed into a row on a 64-byte boundary (every vector streams) and one
+      // float past it (none may).
+      for (const auto& [stores, misalign] :
+           {std::pair{kernels::ResultStores::kCached, size_t{0}},
+            std::pair{kernels::ResultStores::kStreamed, size_t{0}},
+            std::pair{kernels::ResultStores::kStreamed, size_t{1}}}) {
+        std::vector<float> storage(pixels * channels + 1 + misalign + 16, 777.0f);
+        float* const aligned =
+            storage.data() +
+            (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16;
+        float* const back = aligned + misalign;
+        kernels::Interleave(planar.data(), row_stride, pixels, channels, back, stores);
+        kernels::FlushStreamedStores();
+        for (size_t j = 0; j < pixels * channels; ++j) {
+          ASSERT_EQ(FloatBits(back[j]), FloatBits(pixel_row[j]))
+              << "C " << channels << " pixels " << pixels << " element " << j << " misalign "
+              << misalign;
+        }
+        ASSERT_EQ(back[pixels * channels], 777.0f) << "wrote past the row";
+        if (back > storage.data()) ASSERT_EQ(back[-1], 777.0f) << "wrote before the row";
       }
-      ASSERT_EQ(back[pixels * channels], 777.0f) << "wrote past the row";
       // Split by phase (the layout a uniform W interior of stride 2 or 4 reads): channel c of
       // pixel i at column (i % phases) * phase_length + i / phases of row c.
       for (int phases : {2, 4}) {

@@ -656,14 +656,16 @@ class InterleavedTask {
 
   // The W pass of one row of source_w pixels (floats) into `dst` (result_w pixels): gathered as
   // it is where the plan has a periodic interior over pixel rows, else through `planar`
-  // (channels rows of source_w) and the gathered planar rows in the result scratch.
-  void WPassRow(const float* pixels, float* planar, float* dst) const {
+  // (channels rows of source_w) and the gathered planar rows in the result scratch, interleaved
+  // into dst as `stores` says.
+  void WPassRow(const float* pixels, float* planar, float* dst,
+                ResultStores stores = ResultStores::kCached) const {
     if (schedule_.w_periodic_pixels) {
       kernels::GatherPixelRows(gather_, channels_, 1, pixels, 0, dst, 0);
       return;
     }
     float* const gathered = scratch_.result.Span(0, channels_ * result_w_);
-    kernels::GatherThroughPlanarRows(gather_, channels_, pixels, planar, gathered, dst);
+    kernels::GatherThroughPlanarRows(gather_, channels_, pixels, planar, gathered, dst, stores);
   }
 
   // Floats of the planar rows WPassRow deinterleaves a row into (GatherThroughPlanarRows).
@@ -735,11 +737,13 @@ class InterleavedTask {
     const size_t group_floats = kHeightGroupRows * HeightGroupRowFloats(source_row);
     float* const h_rows = scratch_.source.Span(0, group_floats);
     float* const planar = scratch_.source.Span(group_floats, PlanarFloats());
+    // Float32 result rows are the tensor's own (ShouldStreamResult streams only those).
+    const ResultStores stores = InPlaceResultStores(schedule_);
     CombineHeightGroups(problem_.axis_h, band_, problem_.dtype, SourceRow(0),
                         problem_.source.stride_h, source_row, h_rows,
                         [&](int64_t hi, const float* row) {
                           float* const dst = ResultRowAsFloat(hi);
-                          WPassRow(row, planar, dst);
+                          WPassRow(row, planar, dst, f32_ ? stores : ResultStores::kCached);
                           StoreResultRow(hi, dst);
                         });
   }

@@ -416,6 +416,12 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
   // writing whole rows streams every dtype (CombineRowRunsTo).
   const bool f32 = problem.dtype == DType::kFloat32;
   if (schedule.layout == Layout::kChannelsLast && schedule.h_pass_first) return f32;
+  // Interleaved H first: the W pass interleaves float32 result rows into the tensor
+  // (kernels::Interleave streams them), downscales too; gathered as pixel rows, they are stored
+  // cached.
+  if (schedule.layout == Layout::kInterleaved && schedule.h_pass_first) {
+    return f32 && !schedule.w_periodic_pixels;
+  }
   const auto plane = [](const PlaneView& view) { return view.h * view.w; };
   if (plane(problem.result) < plane(problem.source)) return false;
   switch (schedule.layout) {

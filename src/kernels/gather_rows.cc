@@ -749,7 +749,7 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
 }
 
 void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const float* pixels,
-                                 float* planar, float* gathered, float* dst) {
+                                 float* planar, float* gathered, float* dst, ResultStores stores) {
   const size_t n = axis.source_length;
   const size_t row_floats = GroupRowFloats(n);
   const auto planar_stride = static_cast<ptrdiff_t>(row_floats);
@@ -763,7 +763,7 @@ void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const 
     Deinterleave(pixels, n, channels, planar, row_floats);
     GatherRowsImpl(axis, channels, planar, planar_stride, gathered, gathered_stride);
   }
-  Interleave(gathered, axis.length, axis.length, channels, dst);
+  Interleave(gathered, axis.length, axis.length, channels, dst, stores);
 }
 
 // Elements [from, to) of a row of `channels`-channel pixels by their exact runs: element e is
@@ -899,8 +899,9 @@ void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t
 }
 
 void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const float* pixels,
-                             float* planar, float* gathered, float* dst) {
-  HWY_DYNAMIC_DISPATCH(GatherThroughPlanarRowsImpl)(axis, channels, pixels, planar, gathered, dst);
+                             float* planar, float* gathered, float* dst, ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(GatherThroughPlanarRowsImpl)
+  (axis, channels, pixels, planar, gathered, dst, stores);
 }
 
 void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const float* src,

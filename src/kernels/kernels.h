@@ -132,10 +132,11 @@ void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const
 // channel: the row is deinterleaved into `planar` (rows GroupRowFloats(axis.source_length)
 // apart, split by column phase where the axis has a uniform interior of stride 2 or 4, so that
 // its taps need no shuffles), each channel's row gathered into `gathered` (rows axis.length
-// apart), and the results interleaved into dst. The same bits as Deinterleave, GatherRows and
-// Interleave.
+// apart), and the results interleaved into dst (streamed as Interleave streams where `stores`
+// says). The same bits as Deinterleave, GatherRows and Interleave.
 void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const float* pixels,
-                             float* planar, float* gathered, float* dst);
+                             float* planar, float* gathered, float* dst,
+                             ResultStores stores = ResultStores::kCached);
 
 // Rows the planar passes hand from one to the other at once (the H-first pass's group of H-pass
 // rows, the W-first pass's group of converted source rows for the blocked W form): the plan
@@ -238,12 +239,15 @@ void CopyPixels(const int32_t* first, const int32_t* weight_offset, size_t lengt
 // (i % phases) * phase_length + i / phases of that row (split by phase, as the planar H pass
 // stores rows for a uniform W interior of that stride; phase_length >= ceil(pixels / phases)).
 // Interleave: the reverse of the natural order, from rows src_stride floats apart into
-// dst[i * channels + c]. Pure moves: no value changes.
+// dst[i * channels + c], for 2 to 4 channels streamed where `stores` says and dst is on a vector
+// boundary (every vector it stores then is; others, and the rest, are stored cached). Pure
+// moves: no value changes.
 inline constexpr size_t kMinInterleavedChannels = 2;
 inline constexpr size_t kMaxInterleavedChannels = 7;
 void Deinterleave(const float* src, size_t pixels, size_t channels, float* dst, size_t dst_stride,
                   int phases = 1, size_t phase_length = 0);
-void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst);
+void Interleave(const float* src, size_t src_stride, size_t pixels, size_t channels, float* dst,
+                ResultStores stores = ResultStores::kCached);
 
 // A group of small planes to and from pixels of kPlaneGroup float channels (interleave.cc), so
 // that many small planes run the channels-last passes. PlanesToPixels: dst[j * kPlaneGroup + p] =
