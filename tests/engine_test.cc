@@ -567,6 +567,28 @@ void ExpectStreamedRunMatchesCached(Plan plan, size_t result_elements) {
   }
 }
 
+// The float32 bilinear backward of `p` (gradOut drawn from `rng`), planned H first at 1 and 3
+// threads, streamed against cached (ExpectStreamedRunMatchesCached). Returns the plans' layout.
+Layout ExpectHeightFirstBackwardStreamsAlike(const Problem& p, std::mt19937& rng) {
+  const AxisRuns bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
+  const AxisRuns bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
+  PlaneView grad, result;
+  ShapeViews(p, &grad, &result);
+  std::normal_distribution<float> normal;
+  std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
+  for (float& v : grad_values) v = normal(rng);
+  grad.data = reinterpret_cast<char*>(grad_values.data());
+  Layout layout = Layout::kPlanar;
+  for (int threads : {1, 3}) {
+    const Plan plan =
+        BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
+    layout = plan.schedule.layout;
+    ExpectStreamedRunMatchesCached(plan, static_cast<size_t>(p.n * result.stride_n));
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  return layout;
+}
+
 // Channels-last H first with paired rows over pixels of one or two whole vectors (16 channels,
 // where a target's vectors hold 8 or 16 floats: the plane groups, and channels-last tensors of
 // 16 channels stored cached) holds kHeightGroupRows H-pass rows for one W-pass call
@@ -649,23 +671,11 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
     return (at_least + lanes - 1) / lanes * lanes;
   };
   std::mt19937 rng(17);
-  std::normal_distribution<float> normal;
   for (const Problem& p : {Problem{2, whole_vectors(40), 9, 6, 18, 12, true},
                            Problem{1, whole_vectors(16) + 1, 8, 5, 16, 10, true},
                            Problem{2, whole_vectors(24), 7, 9, 13, 20, true, whole_vectors(8)}}) {
-    const AxisRuns bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
-    const AxisRuns bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
-    ShapeViews(p, &grad, &result);
-    std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
-    for (float& v : grad_values) v = normal(rng);
-    grad.data = reinterpret_cast<char*>(grad_values.data());
-    const size_t result_floats = static_cast<size_t>(p.n * result.stride_n);
-    for (int threads : {1, 3}) {
-      ExpectStreamedRunMatchesCached(
-          BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst),
-          result_floats);
-      if (HasFatalFailure()) return;
-    }
+    EXPECT_EQ(ExpectHeightFirstBackwardStreamsAlike(p, rng), Layout::kChannelsLast);
+    if (HasFatalFailure()) return;
   }
 }
 
@@ -687,22 +697,11 @@ TEST(Engine, InterleavedHeightFirstResultsStreamAndChangeNoBits) {
   EXPECT_FALSE(BuildPlan(DType::kFloat32, grad, result, down, down, 2).schedule.stream_result);
 
   std::mt19937 rng(23);
-  std::normal_distribution<float> normal;
   for (int64_t channels = 2; channels <= 5; ++channels) {
-    const Problem p{2, channels, 20, 40, 40, 80, true};
-    const AxisRuns bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
-    const AxisRuns bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
-    ShapeViews(p, &grad, &result);
-    std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
-    for (float& v : grad_values) v = normal(rng);
-    grad.data = reinterpret_cast<char*>(grad_values.data());
-    for (int threads : {1, 3}) {
-      const Plan plan =
-          BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
-      ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved) << "C " << channels;
-      ExpectStreamedRunMatchesCached(plan, static_cast<size_t>(p.n * result.stride_n));
-      if (HasFatalFailure()) return;
-    }
+    const Layout layout =
+        ExpectHeightFirstBackwardStreamsAlike(Problem{2, channels, 20, 40, 40, 80, true}, rng);
+    if (HasFatalFailure()) return;
+    EXPECT_EQ(layout, Layout::kInterleaved) << "C " << channels;
   }
 }
 
