@@ -330,11 +330,11 @@ class PlanarTask {
 // The H pass of a band's result rows over whole rows of `row_floats` source elements (source
 // row o at `source` + o * source_stride elements, in `dtype`), kHeightGroupRows result rows per
 // kernels::CombineRowGroupFrom call into `rows` (HeightGroupRowFloats(row_floats) apart), then
-// w_pass(hi, row) for each row of the group.
-template <class WPass>
-void CombineHeightGroups(const AxisRuns& axis_h, const RowBand& band, DType dtype,
-                         const void* source, ptrdiff_t source_stride, size_t row_floats,
-                         float* rows, WPass w_pass) {
+// group_pass(begin, count) for the group's result rows [begin, begin + count).
+template <class GroupPass>
+void CombineHeightGroupsThen(const AxisRuns& axis_h, const RowBand& band, DType dtype,
+                             const void* source, ptrdiff_t source_stride, size_t row_floats,
+                             float* rows, GroupPass group_pass) {
   const size_t row_stride = HeightGroupRowFloats(row_floats);
   const RowRuns runs = HeightRuns(axis_h);
   const auto end = static_cast<size_t>(band.result_row_end);
@@ -344,10 +344,22 @@ void CombineHeightGroups(const AxisRuns& axis_h, const RowBand& band, DType dtyp
     kernels::CombineRowGroupFrom(runs, begin, group_end, dtype, source, source_stride, 0,
                                  row_floats, rows, static_cast<ptrdiff_t>(row_stride),
                                  std::min(end, group_end + kHeightGroupRows));
-    for (size_t hi = begin; hi < group_end; ++hi) {
-      w_pass(static_cast<int64_t>(hi), rows + (hi - begin) * row_stride);
-    }
+    group_pass(static_cast<int64_t>(begin), static_cast<int64_t>(group_end - begin));
   }
+}
+
+// The same with w_pass(hi, row) for each row of each group.
+template <class WPass>
+void CombineHeightGroups(const AxisRuns& axis_h, const RowBand& band, DType dtype,
+                         const void* source, ptrdiff_t source_stride, size_t row_floats,
+                         float* rows, WPass w_pass) {
+  const size_t row_stride = HeightGroupRowFloats(row_floats);
+  CombineHeightGroupsThen(axis_h, band, dtype, source, source_stride, row_floats, rows,
+                          [&](int64_t begin, int64_t count) {
+                            for (int64_t r = 0; r < count; ++r) {
+                              w_pass(begin + r, rows + static_cast<size_t>(r) * row_stride);
+                            }
+                          });
 }
 
 // What one channels-last task computes: a band of rows of `width` channels from c0 of image n,
@@ -737,6 +749,20 @@ class InterleavedTask {
     const size_t group_floats = kHeightGroupRows * HeightGroupRowFloats(source_row);
     float* const h_rows = scratch_.source.Span(0, group_floats);
     float* const planar = scratch_.source.Span(group_floats, PlanarFloats());
+    if (schedule_.w_periodic_pixels && f32_) {
+      // The group's rows gathered as pixel rows in one call, straight into the result rows: the
+      // periodic form's per-call set-up is shared (256 -> 224 and 224 -> 256 RGB and RGBA rows
+      // ran 1.07-1.13x faster than a call per row, in-process on the Zen 4 VM).
+      const auto row_stride = static_cast<ptrdiff_t>(HeightGroupRowFloats(source_row));
+      CombineHeightGroupsThen(
+          problem_.axis_h, band_, problem_.dtype, SourceRow(0), problem_.source.stride_h,
+          source_row, h_rows, [&](int64_t begin, int64_t count) {
+            kernels::GatherPixelRows(gather_, channels_, static_cast<size_t>(count), h_rows,
+                                     row_stride, reinterpret_cast<float*>(ResultRow(begin)),
+                                     problem_.result.stride_h);
+          });
+      return;
+    }
     // Float32 result rows are the tensor's own (ShouldStreamResult streams only those).
     const ResultStores stores = InPlaceResultStores(schedule_);
     CombineHeightGroups(problem_.axis_h, band_, problem_.dtype, SourceRow(0),
