@@ -709,8 +709,8 @@ class InterleavedTask {
       kernels::GatherPixelRows(gather_, channels_, static_cast<size_t>(rows),
                                reinterpret_cast<const float*>(SourceRow(row0)),
                                problem_.source.stride_h, tile, static_cast<ptrdiff_t>(tile_row));
-    } else if (schedule_.w_periodic_pixels && converted_rows > 1) {
-      // converted_rows rows at a time, converted, then gathered in one call.
+    } else if (schedule_.w_periodic_pixels) {
+      // 16-bit rows: converted_rows at a time, converted, then gathered in one call.
       float* const converted = scratch_.source.Span(0, converted_rows * source_row);
       for (int64_t r0 = 0; r0 < rows; r0 += static_cast<int64_t>(converted_rows)) {
         const auto group =
