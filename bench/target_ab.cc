@@ -13,9 +13,9 @@
 // Targets are named as ACLNN_UPSAMPLE_SIMD names them: best, portable or a target's lower-case
 // Highway name. The two sides may be one target with two kernel tunings (kernels::KernelTuning):
 // --tune-a and --tune-b change the CPU's tuning for that side, as KEY=VALUE[,KEY=VALUE...] with
-// keys at_once_bytes, spread_bytes, into_l2, many_taps_in_half_vectors and
-// prefetch_row_group_chunks (0 or 1 for the last three), so that a choice the library makes per
-// CPU is measured the same way as a target:
+// keys at_once_bytes, spread_bytes, into_l2, many_taps_in_half_vectors,
+// prefetch_row_group_chunks and blocked_in_half_vectors (0 or 1 for the last four), so that a
+// choice the library makes per CPU is measured the same way as a target:
 //
 //   build/bench/target_ab --tune-b many_taps_in_half_vectors=0 avx3 avx3 22 25
 //
@@ -82,12 +82,15 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.into_l2 = flag();
     } else if (key == "many_taps_in_half_vectors") {
       tuning.many_taps_in_half_vectors = flag();
+    } else if (key == "blocked_in_half_vectors") {
+      tuning.blocked_in_half_vectors = flag();
     } else if (key == "prefetch_row_group_chunks") {
       tuning.prefetch_row_group_chunks = flag();
     } else {
       throw ToolError("tuning key '" + key +
                       "': expected at_once_bytes, spread_bytes, into_l2, "
-                      "many_taps_in_half_vectors or prefetch_row_group_chunks");
+                      "many_taps_in_half_vectors, prefetch_row_group_chunks or "
+                      "blocked_in_half_vectors");
     }
   }
 }
@@ -97,7 +100,8 @@ std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
          ",spread_bytes=" + std::to_string(tuning.spread_bytes) +
          ",into_l2=" + std::to_string(tuning.into_l2 ? 1 : 0) +
          ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0) +
-         ",prefetch_row_group_chunks=" + std::to_string(tuning.prefetch_row_group_chunks ? 1 : 0);
+         ",prefetch_row_group_chunks=" + std::to_string(tuning.prefetch_row_group_chunks ? 1 : 0) +
+         ",blocked_in_half_vectors=" + std::to_string(tuning.blocked_in_half_vectors ? 1 : 0);
 }
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a

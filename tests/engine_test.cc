@@ -1095,5 +1095,50 @@ TEST(Engine, RationalRatiosPlanAndRunThePeriodicForm) {
   }
 }
 
+// The blocked W form runs in blocks of 8 lanes on a 16-lane target (AVX-512) where the CPU's
+// tuning allows it and a downscale's stride makes up the windows (plan.cc,
+// BlockedInHalfVectors), in the target's lanes elsewhere, and the bits are the same either way:
+// the gradients of an 8x bilinear upscale (a gather of stride 8, as case 3's) and of a 4x
+// bicubic AA downscale (a gather of stride 1/4, as case 8's, whose windows are mostly taps).
+TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
+  for (const bool stride_eight : {true, false}) {
+    SCOPED_TRACE(stride_eight ? "8x bilinear gradient" : "4x bicubic AA gradient");
+    // Problem's "in" sizes are the result's, its "out" sizes the source's.
+    const Problem p =
+        stride_eight ? Problem{2, 3, 6, 40, 12, 320, false} : Problem{2, 3, 6, 160, 12, 40, false};
+    const AxisRuns ax_h = Transpose(BuildBilinearAxis(AxisSpec{6, 12, false, 0.0}));
+    const AxisRuns ax_w = stride_eight
+                              ? Transpose(BuildBilinearAxis(AxisSpec{40, 320, false, 0.0}))
+                              : Transpose(BuildBicubicAAAxis(AxisSpec{160, 40, false, 0.0}));
+    PlaneView grad, result;
+    ShapeViews(p, &grad, &result);
+    std::vector<uint8_t> bits[2];
+    for (const bool half_allowed : {false, true}) {
+      kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
+      tuning.blocked_in_half_vectors = half_allowed;
+      kernels::OverrideTuning(tuning);
+      const Plan plan =
+          BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+      // One lane never blocks (a block of one element is its exact run).
+      const int64_t expected_lanes =
+          lanes == 1 ? 0 : (lanes == 16 && half_allowed && stride_eight ? 8 : lanes);
+      EXPECT_EQ(plan.schedule.w_blocked.lanes, expected_lanes)
+          << (half_allowed ? "half vectors allowed" : "whole vectors");
+      for (const DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+        for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+          std::vector<uint8_t> run_bits;
+          RunAndCheck(p, ax_h, ax_w, dtype, order, 3, &run_bits);
+          bits[half_allowed ? 1 : 0].insert(bits[half_allowed ? 1 : 0].end(), run_bits.begin(),
+                                            run_bits.end());
+        }
+      }
+    }
+    kernels::OverrideTuning(kernels::DefaultTuningForCpu());
+    EXPECT_EQ(bits[0], bits[1]);
+  }
+}
+
 }  // namespace
 }  // namespace aclnn_upsample

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <random>
 #include <string>
@@ -1247,6 +1248,59 @@ TEST_P(KernelsOnEveryTarget, GatherRowsKeepsNonFiniteValuesInsideTheirRuns) {
       }
     }
   }
+}
+
+// The blocked form gives the exact runs' bits in blocks of the target's lanes, and on AVX-512 in
+// blocks of 8 (half vectors, where the plan blocks a downscale's axis so on AMD:
+// BlockedInHalfVectors, plan.cc); blocks of lanes the target has no form for fall back to the
+// exact runs. Downscales by 1.5 to 8 (bilinear and bicubic AA, the axes that take the form) and
+// random banded axes, around the widths of one and two blocks, over 1 to 11 rows (a whole group
+// of 8 and a partial one), with a NaN in one row that only its runs' elements may see.
+TEST_P(KernelsOnEveryTarget, GatherRowsBlockedFormIsBitIdenticalToExactRuns) {
+  const int64_t lanes = TargetLanes();
+  std::vector<int32_t> block_lanes = {static_cast<int32_t>(lanes)};
+  if (lanes != 8) block_lanes.push_back(8);  // half vectors on AVX-512, else not a form
+  std::map<int32_t, int> blocked_axes;
+  for (int32_t block : block_lanes) {
+    for (int64_t out_size = 1; out_size <= 2 * 16 + 3; ++out_size) {
+      std::vector<AxisRuns> axes;
+      for (const double factor : {1.5, 3.0, 8.0}) {
+        const auto in_size = static_cast<int64_t>(static_cast<double>(out_size) * factor) + 1;
+        const AxisSpec spec{out_size, in_size, false, 0.0};
+        axes.push_back(Transpose(BuildBilinearAxis(spec)));
+        axes.push_back(Transpose(BuildBicubicAAAxis(spec)));
+      }
+      axes.push_back(MakeRandomAxis(out_size, 3 * out_size + 2, 700 + out_size).exact);
+      for (const AxisRuns& exact : axes) {
+        const BlockedAxis blocked = BlockAxis(exact, block, 1 << 20);
+        if (blocked.lanes == 0) continue;
+        ++blocked_axes[block];
+        const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+        const kernels::GatherAxis blocks = MakeGatherAxis(exact, nullptr, &blocked);
+        const auto width = static_cast<size_t>(exact.source_size);
+        const auto length = static_cast<size_t>(exact.result_size);
+        for (size_t rows : {1, 8, 11}) {
+          std::vector<float> src = Random(rows * width, 60 + static_cast<uint32_t>(rows));
+          if (rows > 1) src[width + width / 2] = NAN;  // row 1
+          std::vector<float> expected(rows * length), actual(rows * length + 1, 777.0f);
+          kernels::GatherRows(view, rows, src.data(), static_cast<ptrdiff_t>(width),
+                              expected.data(), static_cast<ptrdiff_t>(length));
+          kernels::GatherRows(blocks, rows, src.data(), static_cast<ptrdiff_t>(width),
+                              actual.data(), static_cast<ptrdiff_t>(length));
+          for (size_t j = 0; j < rows * length; ++j) {
+            ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j]))
+                << "blocks of " << block << " in " << exact.source_size << " out "
+                << exact.result_size << " rows " << rows << " row " << j / length << " i "
+                << j % length;
+          }
+          ASSERT_EQ(actual[rows * length], 777.0f) << "wrote past the rows";
+        }
+      }
+    }
+  }
+  // One lane never blocks (a block of one element is its exact run).
+  if (lanes > 1) EXPECT_GT(blocked_axes[static_cast<int32_t>(lanes)], 0);
+  EXPECT_GT(blocked_axes[8], 0);
 }
 
 // A single row's stride may be anything (an axis of size 1 in a view: fuzz/regressions bug3),

@@ -190,6 +190,30 @@ int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int
   return vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
 }
 
+// The planar W pass's blocked form runs in 8 lanes instead of 16 where the CPU's tuning allows
+// it (KernelTuning::blocked_in_half_vectors: AMD, whose 512-bit FMAs take both 256-bit pipes)
+// and its windows of 8 lanes take at most kHalfBlockStepRatio times the window steps of 16: a
+// block's window is its lanes times the stride plus the taps, so where a downscale's stride
+// makes up most of it, half the lanes read half the columns and a step costs half. In cache on
+// the Zen 4 VM (session 32 in bench/RESULTS.md), 8 lanes against 16: a 500 -> 224 bicubic
+// forward (ratio 1.07) 0.83 of the time, the 64 <- 512 bilinear gradient of case 3 0.91, 6x
+// and 10x downscales 0.88-0.95; the gathers of upsampling gradients (ratio 1.5 and more: case
+// 8's 4x bicubic AA gradient 1.15 of the time, cases 11 and 17 1.05) and 224 <-> 299 (1.24:
+// 1.00) keep 16. Case 3 had run 1.06-1.12x slower on AVX-512 than on AVX2.
+constexpr double kHalfBlockStepRatio = 1.2;
+
+BlockedAxis BlockedInHalfVectors(const AxisRuns& axis, BlockedAxis full, int64_t lanes) {
+  if (full.lanes == 0 || lanes != 16 || !kernels::TuningForCpu().blocked_in_half_vectors) {
+    return full;
+  }
+  BlockedAxis half = BlockAxis(axis, static_cast<int32_t>(lanes / 2), kMaxBlockedFloats);
+  if (half.lanes == 0 || static_cast<double>(half.window_steps) >
+                             kHalfBlockStepRatio * static_cast<double>(full.window_steps)) {
+    return full;
+  }
+  return half;
+}
+
 // The planar W pass runs in one vector form per axis, and the plan keeps the cheapest the axis
 // admits: a uniform interior (integer factors) whenever one is found; else blocked dense windows
 // or a periodic interior (rational ratios such as 8/7, downsampling by 2), whichever takes fewer
@@ -213,13 +237,17 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
         FindRowTableInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
                              kMinPeriodicVectors, kMaxRowTableBytes);
   }
-  if (schedule->w_periodic.lanes == 0) return other_steps;
+  if (schedule->w_periodic.lanes == 0) {
+    schedule->w_blocked = BlockedInHalfVectors(axis_w, std::move(schedule->w_blocked), lanes);
+    return other_steps;
+  }
   const int64_t periodic_steps = PeriodicRowSteps(schedule->w_periodic, result_w, lanes);
   if (periodic_steps < other_steps) {
     schedule->w_blocked = BlockedAxis();  // one vector form per axis
     return periodic_steps;
   }
   schedule->w_periodic = PeriodicInterior();
+  schedule->w_blocked = BlockedInHalfVectors(axis_w, std::move(schedule->w_blocked), lanes);
   return other_steps;
 }
 

@@ -157,12 +157,20 @@ KernelTuning DefaultTuningForCpu() {
 #if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
   if (__builtin_cpu_is("amd")) {
-    return KernelTuning{/*at_once_bytes=*/4096, /*spread_bytes=*/2048, /*into_l2=*/true,
-                        /*many_taps_in_half_vectors=*/true, /*prefetch_row_group_chunks=*/true};
+    return KernelTuning{/*at_once_bytes=*/4096,
+                        /*spread_bytes=*/2048,
+                        /*into_l2=*/true,
+                        /*many_taps_in_half_vectors=*/true,
+                        /*prefetch_row_group_chunks=*/true,
+                        /*blocked_in_half_vectors=*/true};
   }
 #endif
-  return KernelTuning{/*at_once_bytes=*/512, /*spread_bytes=*/2048, /*into_l2=*/false,
-                      /*many_taps_in_half_vectors=*/false, /*prefetch_row_group_chunks=*/false};
+  return KernelTuning{/*at_once_bytes=*/512,
+                      /*spread_bytes=*/2048,
+                      /*into_l2=*/false,
+                      /*many_taps_in_half_vectors=*/false,
+                      /*prefetch_row_group_chunks=*/false,
+                      /*blocked_in_half_vectors=*/false};
 }
 
 namespace {

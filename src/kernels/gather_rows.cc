@@ -641,11 +641,11 @@ HWY_INLINE bool StoreBlock(D d, V acc, float* HWY_RESTRICT dst, size_t valid) {
 // `next_rows` holds the rows of the next call, prefetched evenly over this call's blocks: a sum's
 // chain waits on each of its loads, so rows read from memory (a W-first pass over the source)
 // must arrive ahead; issued at once they would stall the core on the full miss queues.
-template <size_t kRows>
+template <class D, size_t kRows>
 unsigned GatherRowsBlocked(const GatherAxis& axis, const float* const* src, float* const* dst,
                            LinePrefetchQueue* next_rows) {
   static_assert(kRows >= 1 && kRows <= kBlockedRows, "");
-  const hn::ScalableTag<float> d;
+  const D d;
   const size_t lanes = hn::Lanes(d);
   const size_t num_blocks = (axis.length + lanes - 1) / lanes;
   const size_t quota = next_rows->QuotaFor(num_blocks);
@@ -688,13 +688,29 @@ unsigned GatherRowsBlocked(const GatherAxis& axis, const float* const* src, floa
 using BlockedRowsFunction = unsigned (*)(const GatherAxis&, const float* const*, float* const*,
                                          LinePrefetchQueue*);
 
-template <size_t... kRows>
+template <class D, size_t... kRows>
 constexpr std::array<BlockedRowsFunction, sizeof...(kRows)> BlockedRowsFunctions(
     std::index_sequence<kRows...>) {
-  return {&GatherRowsBlocked<kRows + 1>...};
+  return {&GatherRowsBlocked<D, kRows + 1>...};
 }
-constexpr std::array<BlockedRowsFunction, kBlockedRows> kBlockedRowsFunctions =
-    BlockedRowsFunctions(std::make_index_sequence<kBlockedRows>());
+
+// The blocked functions for the axis's block lanes: this target's vectors, or on AVX-512 half of
+// them where the plan blocked the axis so (BlockLanes, plan.cc); nullptr for other lanes.
+const BlockedRowsFunction* SelectBlockedRows(const GatherAxis& axis) {
+  using Full = hn::ScalableTag<float>;
+  static constexpr std::array<BlockedRowsFunction, kBlockedRows> kFull =
+      BlockedRowsFunctions<Full>(std::make_index_sequence<kBlockedRows>());
+  if (axis.block_lanes == hn::Lanes(Full())) return kFull.data();
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  if constexpr (hn::MaxLanes(Full()) > 8) {
+    using Half = hn::CappedTag<float, 8>;
+    static constexpr std::array<BlockedRowsFunction, kBlockedRows> kHalf =
+        BlockedRowsFunctions<Half>(std::make_index_sequence<kBlockedRows>());
+    if (axis.block_lanes == hn::Lanes(Half())) return kHalf.data();
+  }
+#endif
+  return nullptr;
+}
 
 void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                     float* dst, ptrdiff_t dst_stride) {
@@ -713,7 +729,8 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
                     NaturalColumns());
     return;
   }
-  if (axis.block_lanes != hn::Lanes(d)) {
+  const BlockedRowsFunction* const blocked_rows = SelectBlockedRows(axis);
+  if (blocked_rows == nullptr) {
     for (size_t row = 0; row < rows; ++row) {
       GatherExact(axis, src + static_cast<ptrdiff_t>(row) * src_stride,
                   dst + static_cast<ptrdiff_t>(row) * dst_stride, 0, axis.length);
@@ -740,8 +757,7 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
       group_src[r] = src + static_cast<ptrdiff_t>(row + r) * src_stride;
       group_dst[r] = dst + static_cast<ptrdiff_t>(row + r) * dst_stride;
     }
-    const unsigned nonfinite_rows =
-        kBlockedRowsFunctions[group - 1](axis, group_src, group_dst, &next_rows);
+    const unsigned nonfinite_rows = blocked_rows[group - 1](axis, group_src, group_dst, &next_rows);
     for (size_t r = 0; r < group; ++r) {
       if ((nonfinite_rows >> r) & 1u) GatherExact(axis, group_src[r], group_dst[r], 0, axis.length);
     }

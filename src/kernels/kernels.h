@@ -338,6 +338,12 @@ struct KernelTuning {
   // AA 1.02-1.06; the 2x upscales and cases 7, 13, 14 and 21, which take other H passes, 0.96-1.03.
   // A chunk further ahead measured 0.96-0.99 of one. Unmeasured on Intel, which keeps what it had.
   bool prefetch_row_group_chunks;
+  // Whether the planar W pass's blocked form (dense windows, GatherRows) may run in 256-bit
+  // vectors on AVX-512 targets: on AMD, where a 512-bit FMA takes both 256-bit pipes, so a
+  // block of 16 lanes costs twice a block of 8 while its window (the source columns its lanes
+  // read) is barely shorter where a downscale's stride makes up most of it. The plan takes half
+  // vectors only there (BlockedInHalfVectors, plan.cc). The bits are the same either way.
+  bool blocked_in_half_vectors;
 };
 // The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
 const KernelTuning& TuningForCpu();
