@@ -1140,5 +1140,35 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
   }
 }
 
+// A bilinear downscale by 2.26 (113 -> 50 columns): runs of two taps further apart than two
+// vectors span, so no form of contiguous loads holds, and the W pass gathers its taps
+// (GatherAxis::gathered_taps), planar and through the interleaved layout's planar rows, in
+// both pass orders; every element matches the naive product, in float32 and bfloat16.
+TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
+  // Problem's "in" sizes are the result's, its "out" sizes the source's.
+  const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
+  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 50, false, 0.0}));
+  for (const bool channels_last : {false, true}) {
+    const Problem p{2, 3, 9, 50, 20, 113, channels_last};
+    PlaneView grad, result;
+    ShapeViews(p, &grad, &result);
+    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+    // (One lane may find two equal runs in the middle, a uniform interior of one-lane vectors.)
+    if (lanes > 1) EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
+    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
+    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
+    // One lane has no gathered form: the exact runs are its vectors.
+    EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
+    for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+      for (const int threads : {1, 3}) {
+        RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
+        RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace aclnn_upsample

@@ -1303,6 +1303,65 @@ TEST_P(KernelsOnEveryTarget, GatherRowsBlockedFormIsBitIdenticalToExactRuns) {
   EXPECT_GT(blocked_axes[8], 0);
 }
 
+// The gathered form gives the exact runs' bits: bilinear downscales by non-integer factors past
+// two (forward and align_corners, the axes that take it), random runs of 1 to 5 taps, and a
+// hand-made axis with empty runs and runs of up to 8 taps, each around one and two vectors of
+// the target (shorter rows end by the exact runs, longer ones in a vector overlapping the one
+// before), over 1, 3 and 8 rows with a NaN and an Inf that only their runs' elements may see.
+TEST_P(KernelsOnEveryTarget, GatherRowsGatheredFormIsBitIdenticalToExactRuns) {
+  const int64_t lanes = TargetLanes();
+  int gathered_axes = 0;
+  for (int64_t length = 1; length <= 2 * lanes + 3; ++length) {
+    std::vector<AxisRuns> axes;
+    for (const double factor : {2.23, 3.57}) {
+      const auto source = static_cast<int64_t>(static_cast<double>(length) * factor) + 1;
+      axes.push_back(AsGather(BuildBilinearAxis(AxisSpec{source, length, false, 0.0})));
+      axes.push_back(AsGather(BuildBilinearAxis(AxisSpec{source, length, true, 0.0})));
+    }
+    axes.push_back(MakeRandomAxis(length, 3 * length + 2, 800 + length).exact);
+    AxisRuns hand_made;
+    hand_made.result_size = static_cast<int32_t>(length);
+    hand_made.source_size = static_cast<int32_t>(4 * length + 8);
+    hand_made.weight_offset.push_back(0);
+    for (int64_t i = 0; i < length; ++i) {
+      const int32_t count = i % 5 == 3 ? 0 : static_cast<int32_t>(1 + i % 8);
+      hand_made.first.push_back(count > 0 ? static_cast<int32_t>(4 * i) : 0);
+      for (int32_t k = 0; k < count; ++k) {
+        hand_made.weights.push_back(0.25f + 0.125f * static_cast<float>(k));
+      }
+      hand_made.weight_offset.push_back(static_cast<int32_t>(hand_made.weights.size()));
+      hand_made.max_count = std::max(hand_made.max_count, count);
+    }
+    axes.push_back(hand_made);
+    for (const AxisRuns& exact : axes) {
+      const TapTable taps = MakeTapTable(exact, 32, 1 << 20);  // the kernel takes any count
+      ASSERT_GT(taps.taps, 0);
+      ++gathered_axes;
+      const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+      const kernels::GatherAxis gathered = MakeGatherAxis(exact, nullptr, nullptr, nullptr, &taps);
+      const auto width = static_cast<size_t>(exact.source_size);
+      const auto n = static_cast<size_t>(exact.result_size);
+      for (size_t rows : {1, 3, 8}) {
+        std::vector<float> src = Random(rows * width, 90 + static_cast<uint32_t>(rows));
+        src[(rows - 1) * width + width / 3] = NAN;
+        src[width - 1] = INFINITY;
+        std::vector<float> expected(rows * n), actual(rows * n + 1, 777.0f);
+        kernels::GatherRows(view, rows, src.data(), static_cast<ptrdiff_t>(width), expected.data(),
+                            static_cast<ptrdiff_t>(n));
+        kernels::GatherRows(gathered, rows, src.data(), static_cast<ptrdiff_t>(width),
+                            actual.data(), static_cast<ptrdiff_t>(n));
+        for (size_t j = 0; j < rows * n; ++j) {
+          ASSERT_EQ(FloatBits(actual[j]), FloatBits(expected[j]))
+              << "in " << width << " out " << n << " rows " << rows << " row " << j / n << " i "
+              << j % n;
+        }
+        ASSERT_EQ(actual[rows * n], 777.0f) << "wrote past the rows";
+      }
+    }
+  }
+  EXPECT_GT(gathered_axes, 0);
+}
+
 // A single row's stride may be anything (an axis of size 1 in a view: fuzz/regressions bug3),
 // and the blocked form must not do arithmetic on it that overflows (UndefinedBehaviorSanitizer,
 // in CI's sanitizer stage, stops at it): the row gathers as with any other stride.

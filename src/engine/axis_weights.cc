@@ -98,6 +98,22 @@ int64_t TapCount(const AxisRuns& axis) {
   return axis.weight_offset.empty() ? 0 : axis.weight_offset.back();
 }
 
+TapTable MakeTapTable(const AxisRuns& axis, int32_t max_taps, size_t max_floats) {
+  TapTable table;
+  const int64_t length = axis.result_size;
+  int32_t taps = 0;
+  for (int64_t i = 0; i < length; ++i) taps = std::max(taps, axis.count(i));
+  if (taps == 0 || taps > max_taps || static_cast<size_t>(taps * length) > max_floats) return table;
+  table.taps = taps;
+  table.weights.assign(static_cast<size_t>(taps * length), 0.0f);
+  for (int64_t i = 0; i < length; ++i) {
+    for (int32_t k = 0; k < axis.count(i); ++k) {
+      table.weights[static_cast<size_t>(k * length + i)] = axis.weights[axis.weight_offset[i] + k];
+    }
+  }
+  return table;
+}
+
 BlockedAxis BlockAxis(const AxisRuns& axis, int32_t lanes, size_t max_floats) {
   BlockedAxis blocked;
   if (lanes <= 1) return blocked;

@@ -99,6 +99,17 @@ struct BlockedAxis {
 // more vector steps than the exact runs take scalar steps, or would exceed `max_floats`.
 BlockedAxis BlockAxis(const AxisRuns& axis, int32_t lanes, size_t max_floats);
 
+// The runs laid out by tap for the gathered W form (kernels::GatherAxis::gathered_taps):
+// weights[k * result_size + i] is run i's k-th weight, 0 where k is past its count.
+struct TapTable {
+  int32_t taps = 0;  // 0: none (the exact runs are used)
+  VectorData<float> weights;
+};
+
+// The tap table of `axis`, or taps == 0 where a run has more than `max_taps` taps, no run has
+// any, or the table would exceed `max_floats`.
+TapTable MakeTapTable(const AxisRuns& axis, int32_t max_taps, size_t max_floats);
+
 // The widest range of input indices whose runs are one shared set of weights shifted by a
 // constant stride (first[i] = stride * i + shift): the interior of an integer upsampling
 // factor. The W pass then vectorises over i with de-interleaved loads.

@@ -74,7 +74,7 @@ Scratch SlotScratch(const CpuSchedule& schedule, void* workspace, int slot) {
 GatherAxis WidthGather(const Plan& plan) {
   const CpuSchedule& schedule = plan.schedule;
   return MakeGatherAxis(plan.problem.axis_w, &schedule.w_uniform, &schedule.w_blocked,
-                        &schedule.w_periodic);
+                        &schedule.w_periodic, &schedule.w_taps);
 }
 
 // How a last pass that writes result rows in place stores them: streamed where the plan asks
@@ -396,6 +396,7 @@ class ChannelsLastTask {
         stores_(work.stores),
         gather_(WidthGather(plan)) {
     gather_.block_lanes = 0;  // pixels, not scalars, are gathered here
+    gather_.gathered_taps = 0;
     gather_.uniform_stride = 0;
   }
 

@@ -9,10 +9,11 @@
 
 namespace aclnn_upsample {
 
-// `uniform`, `blocked` and `periodic` may be null (or empty) to leave those forms out.
+// `uniform`, `blocked`, `periodic` and `taps` may be null (or empty) to leave those forms out.
 inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformInterior* uniform,
                                           const BlockedAxis* blocked,
-                                          const PeriodicInterior* periodic = nullptr) {
+                                          const PeriodicInterior* periodic = nullptr,
+                                          const TapTable* taps = nullptr) {
   kernels::GatherAxis axis;
   axis.length = static_cast<size_t>(exact.result_size);
   axis.source_length = static_cast<size_t>(exact.source_size);
@@ -43,6 +44,10 @@ inline kernels::GatherAxis MakeGatherAxis(const AxisRuns& exact, const UniformIn
     axis.periodic_counts = periodic->counts.data();
     axis.periodic_index = periodic->index.data();
     axis.periodic_weights = periodic->weights.data();
+  }
+  if (taps != nullptr && taps->taps > 0) {
+    axis.gathered_taps = taps->taps;
+    axis.gathered_weights = taps->weights.data();
   }
   if (blocked != nullptr && blocked->lanes > 0) {
     axis.block_lanes = static_cast<size_t>(blocked->lanes);

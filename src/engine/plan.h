@@ -112,6 +112,10 @@ struct CpuSchedule {
   // then worked out once per group, else 1; plan.cc, ConvertedPixelRows).
   int64_t converted_pixel_rows = 1;
   BlockedAxis w_blocked;  // planar W pass: vectorised form otherwise (may be empty)
+  // Planar W pass, where none of the forms above is kept: the runs by tap for the gathered form
+  // (kernels::GatherAxis::gathered_taps; empty on one lane, or for runs of more than
+  // kMaxGatheredTaps taps).
+  TapTable w_taps;
   // Where rows are read and written without a copy through scratch:
   bool source_rows_float_in_place = false;   // float32 source rows with unit column stride
   bool source_rows_native_in_place = false;  // source rows of any dtype with unit column stride,

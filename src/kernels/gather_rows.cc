@@ -712,6 +712,53 @@ const BlockedRowsFunction* SelectBlockedRows(const GatherAxis& axis) {
   return nullptr;
 }
 
+// The gathered form (GatherAxis::gathered_taps): a vector of consecutive elements gathers tap k
+// of each element's run, column first[i] + k, from every row, and takes it where k < count, in
+// GatherExact's operations and order (a product for the first tap, then MulAdds), so its bits
+// are the exact runs'. The axes that take it have no vector form of contiguous loads: runs of
+// few taps further apart than two vectors span (a bilinear downscale by more than two that is not
+// an integer factor of at most 4), where each element took a scalar loop of its own. A vector's
+// runs, counts and weights are loaded once for all the rows of the call. Columns past a run are
+// clamped into the row and their products dropped, so no value outside a run reaches a result.
+template <class D>
+void GatherRowsGathered(D d, const GatherAxis& axis, size_t rows, const float* HWY_RESTRICT src,
+                        ptrdiff_t src_stride, float* HWY_RESTRICT dst, ptrdiff_t dst_stride) {
+  const hn::RebindToSigned<D> di;
+  const size_t lanes = hn::Lanes(d), n = axis.length;
+  const auto taps = static_cast<size_t>(axis.gathered_taps);
+  const auto last_column = hn::Set(di, static_cast<int32_t>(axis.source_length) - 1);
+  const auto vector_at = [&](size_t i) {
+    const auto first = hn::LoadU(di, axis.first + i);
+    const auto count =
+        hn::Sub(hn::LoadU(di, axis.weight_offset + i + 1), hn::LoadU(di, axis.weight_offset + i));
+    for (size_t row = 0; row < rows; ++row) {
+      const float* const x = src + static_cast<ptrdiff_t>(row) * src_stride;
+      auto acc = hn::Zero(d);
+      for (size_t k = 0; k < taps; ++k) {
+        const auto k_lanes = hn::Set(di, static_cast<int32_t>(k));
+        const auto column = hn::Min(hn::Max(hn::Add(first, k_lanes), hn::Zero(di)), last_column);
+        const auto value = hn::GatherIndex(d, x, column);
+        const auto weight = hn::LoadU(d, axis.gathered_weights + k * n + i);
+        const auto takes = hn::RebindMask(d, hn::Gt(count, k_lanes));
+        acc = k == 0 ? hn::IfThenElseZero(takes, hn::Mul(weight, value))
+                     : hn::IfThenElse(takes, hn::MulAdd(weight, value, acc), acc);
+      }
+      hn::StoreU(acc, d, dst + static_cast<ptrdiff_t>(row) * dst_stride + i);
+    }
+  };
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) vector_at(i);
+  if (i == n) return;
+  if (n >= lanes) {
+    vector_at(n - lanes);  // overlapping the one before: the same bits again
+    return;
+  }
+  for (size_t row = 0; row < rows; ++row) {
+    GatherExact(axis, src + static_cast<ptrdiff_t>(row) * src_stride,
+                dst + static_cast<ptrdiff_t>(row) * dst_stride, i, n);
+  }
+}
+
 void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                     float* dst, ptrdiff_t dst_stride) {
   const hn::ScalableTag<float> d;
@@ -730,6 +777,12 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
     return;
   }
   const BlockedRowsFunction* const blocked_rows = SelectBlockedRows(axis);
+#if HWY_TARGET != HWY_SCALAR
+  if (blocked_rows == nullptr && axis.gathered_taps > 0) {
+    GatherRowsGathered(d, axis, rows, src, src_stride, dst, dst_stride);
+    return;
+  }
+#endif
   if (blocked_rows == nullptr) {
     for (size_t row = 0; row < rows; ++row) {
       GatherExact(axis, src + static_cast<ptrdiff_t>(row) * src_stride,

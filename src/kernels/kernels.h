@@ -104,6 +104,10 @@ struct GatherAxis {
   const int32_t* periodic_counts = nullptr;
   const int32_t* periodic_index = nullptr;
   const float* periodic_weights = nullptr;
+  // The gathered form: runs of at most gathered_taps taps, their weights by tap,
+  // gathered_weights[k * length + i] (0 where k >= the run's count).
+  int32_t gathered_taps = 0;  // 0: no gathered form
+  const float* gathered_weights = nullptr;
   size_t block_lanes = 0;  // 0: no blocked form
   const int32_t* window_begin = nullptr;
   const int32_t* block_offset = nullptr;
@@ -112,9 +116,10 @@ struct GatherAxis {
 
 // The W pass of `rows` rows: dst row r = gather of src row r. With a uniform or periodic
 // interior (for this target's lanes) every row takes it (bit-identical to the exact runs).
-// Otherwise rows take the blocked form when it matches this target's lanes, up to 8 rows at a
-// time, and a row whose results there are not all finite is redone by the exact runs, so that
-// a non-finite value reaches exactly the elements whose formula includes it.
+// Otherwise rows take the blocked form when it matches this target's lanes (or half of them on
+// AVX-512), up to 8 rows at a time, and a row whose results there are not all finite is redone by
+// the exact runs, so that a non-finite value reaches exactly the elements whose formula includes
+// it; else the gathered form where the axis has one (one lane: none), else the exact runs.
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                 float* dst, ptrdiff_t dst_stride);
 
