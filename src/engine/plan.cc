@@ -192,26 +192,23 @@ int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int
 
 // The planar W pass's blocked form runs in 8 lanes instead of 16 where the CPU's tuning allows
 // it (KernelTuning::blocked_in_half_vectors: AMD, whose 512-bit FMAs take both 256-bit pipes)
-// and its windows of 8 lanes take at most kHalfBlockStepRatio times the window steps of 16: a
-// block's window is its lanes times the stride plus the taps, so where a downscale's stride
-// makes up most of it, half the lanes read half the columns and a step costs half. In cache on
-// the Zen 4 VM (session 32 in bench/RESULTS.md), 8 lanes against 16: a 500 -> 224 bicubic
-// forward (ratio 1.07) 0.83 of the time, the 64 <- 512 bilinear gradient of case 3 0.91, 6x
-// and 10x downscales 0.88-0.95; the gathers of upsampling gradients (ratio 1.5 and more: case
-// 8's 4x bicubic AA gradient 1.15 of the time, cases 11 and 17 1.05) and 224 <-> 299 (1.24:
-// 1.00) keep 16. Case 3 had run 1.06-1.12x slower on AVX-512 than on AVX2.
-constexpr double kHalfBlockStepRatio = 1.2;
-
+// and the 16-lane windows average at least 16 columns, as a downscale's do: a block's window is
+// its lanes times the stride plus the taps, so there half the lanes read about half the columns
+// and each step costs half. Shorter windows (the gathers of upscales' gradients) are bound by
+// each block's stores and checks rather than its FMAs, and twice the blocks cost more. In cache
+// on the Zen 4 VM (session 32 in bench/RESULTS.md), 8 lanes against 16: a 500 -> 224 bicubic
+// forward (windows of 39 columns) 0.83 of the time, case 3's 8x bilinear gradient (135) 0.91,
+// 6x and 10x downscales 0.88-0.95, case 25 0.97; case 8's 4x bicubic AA gradient (windows of 8)
+// 1.15, cases 11 and 17 1.05, a 224 -> 500 gather (8) 1.02-1.11. Case 3 had run 1.06-1.12x
+// slower on AVX-512 than on AVX2.
 BlockedAxis BlockedInHalfVectors(const AxisRuns& axis, BlockedAxis full, int64_t lanes) {
   if (full.lanes == 0 || lanes != 16 || !kernels::TuningForCpu().blocked_in_half_vectors) {
     return full;
   }
+  const int64_t blocks = CeilDiv(int64_t{axis.result_size}, lanes);
+  if (full.window_steps < lanes * blocks) return full;
   BlockedAxis half = BlockAxis(axis, static_cast<int32_t>(lanes / 2), kMaxBlockedFloats);
-  if (half.lanes == 0 || static_cast<double>(half.window_steps) >
-                             kHalfBlockStepRatio * static_cast<double>(full.window_steps)) {
-    return full;
-  }
-  return half;
+  return half.lanes > 0 ? std::move(half) : std::move(full);
 }
 
 // Where the W axis keeps no vector form of contiguous loads, its runs by tap for the gathered
