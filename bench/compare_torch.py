@@ -137,6 +137,12 @@ EXTRA_SHAPES = [
     # vector since.
     "bilinear,8,3,256x256,299x299,fp32,channels_last,forward",
     "bicubic,8,3,224x224,299x299,fp32,forward",
+    # Images resized to 224 from 500 (session 32): bilinear by 2.23 has two taps further apart
+    # than two vectors span (the gathered W form; each element had been a scalar loop), bicubic
+    # the blocked form in half vectors on AMD.
+    "bilinear,8,3,500x500,224x224,fp32,forward",
+    "bilinear,8,3,500x500,224x224,fp32,channels_last,forward",
+    "bicubic,8,3,500x500,224x224,fp32,forward",
 ]
 
 

@@ -1077,22 +1077,54 @@ TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
   kernels::SourcePrefetcher prefetcher(runs, 0, 3, source.data(), kStride, sizeof(float), 0,
                                        kStride);
   // The distance is a result row's advance (501 rows on average) and one more.
-  kernels::LinePrefetchQueue* queue = prefetcher.Ahead(15);
+  kernels::LinePrefetchQueue* queue = prefetcher.Ahead(0);  // rows 0-15
   ASSERT_NE(queue, nullptr);
   EXPECT_EQ(queue->NextLine(), row_at(16));
   EXPECT_EQ(queue->PendingLines(), (517 - 16 + 1) * kLinesPerRow);
-  queue = prefetcher.Ahead(1015);  // rows 16-517 still queued: dropped
+  queue = prefetcher.Ahead(1);  // rows 1000-1015; rows 16-517 still queued: dropped
   ASSERT_NE(queue, nullptr);
   EXPECT_EQ(queue->NextLine(), row_at(1016));
   EXPECT_EQ(queue->PendingLines(), kLinesPerRow);
-  queue = prefetcher.Ahead(1016);  // nothing left before the band's last row
+  queue = prefetcher.Ahead(2);  // rows 1001-1016: nothing left before the band's last row
   EXPECT_EQ(queue->PendingLines(), kLinesPerRow);
+  EXPECT_EQ(prefetcher.issued_rows(), 0);  // spread: all queued, none issued at once
 
   const std::vector<int32_t> few_taps_offset = {0, 4, 8, 12};
   const kernels::RowRuns few_taps{first.data(), few_taps_offset.data(), weights.data()};
   kernels::SourcePrefetcher at_once(few_taps, 0, 3, source.data(), kStride, sizeof(float), 0,
                                     kStride);
-  EXPECT_EQ(at_once.Ahead(3), nullptr);
+  EXPECT_EQ(at_once.Ahead(0), nullptr);
+}
+
+// Runs of few taps are asked for at once, only the rows some run reads, and always the next
+// result row's: a bilinear downscale by 4.46 (1000 -> 224 rows of 4000 bytes) reads 2 rows of
+// every 4 or 5, and a distance counted in source rows had asked for the skipped ones alone.
+TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
+  const AxisRuns axis = AsGather(BuildBilinearAxis(AxisSpec{1000, 224, false, 0.0}));
+  constexpr ptrdiff_t kStride = 1000;
+  std::vector<char> source(1000 * kStride * sizeof(float));
+  const kernels::RowRuns runs{axis.first.data(), axis.weight_offset.data(), axis.weights.data()};
+  kernels::SourcePrefetcher prefetcher(runs, 0, 224, source.data(), kStride, sizeof(float), 0,
+                                       kStride);
+  std::vector<bool> read(1000, false);  // rows that some run reads
+  for (int64_t i = 0; i < 224; ++i) {
+    for (int32_t k = 0; k < axis.count(i); ++k) read[axis.first[i] + k] = true;
+  }
+  ASSERT_GT(std::count(read.begin(), read.end(), false), 500);  // the downscale skips rows
+  // Rows are asked for in order, each once, and only rows some run reads (checked at the end),
+  // so a count of them says which: after run i's call, through the last row run i + 1 reads.
+  const int64_t first_run_last = axis.first[0] + axis.count(0) - 1;
+  const auto read_rows_through = [&](int64_t last) {
+    return std::count(read.begin() + first_run_last + 1, read.begin() + last + 1, true);
+  };
+  for (size_t i = 0; i < 224; ++i) {
+    ASSERT_EQ(prefetcher.Ahead(i), nullptr);
+    if (i + 1 < 224) {
+      const int64_t next_last = axis.first[i + 1] + axis.count(i + 1) - 1;
+      EXPECT_GE(prefetcher.issued_rows(), read_rows_through(next_last)) << "run " << i + 1;
+    }
+  }
+  EXPECT_EQ(prefetcher.issued_rows(), read_rows_through(999));
 }
 
 // Rows whose runs do not repeat (64 -> 127 and the like) run the periodic kernels from a table of

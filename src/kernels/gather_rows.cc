@@ -966,8 +966,7 @@ void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row
     for (size_t r = 0; r < group; ++r) {
       const size_t i = group_begin + r;
       const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-      LinePrefetchQueue* const prefetch =
-          count > 0 ? prefetcher.Ahead(runs.first[i] + count - 1) : nullptr;
+      LinePrefetchQueue* const prefetch = count > 0 ? prefetcher.Ahead(i) : nullptr;
       const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
       combine(scratch + r * row_floats, phase_length, n,
               static_cast<const char*>(src) + row * row_bytes, src_stride,
