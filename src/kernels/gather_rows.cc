@@ -695,7 +695,7 @@ constexpr std::array<BlockedRowsFunction, sizeof...(kRows)> BlockedRowsFunctions
 }
 
 // The blocked functions for the axis's block lanes: this target's vectors, or on AVX-512 half of
-// them where the plan blocked the axis so (BlockLanes, plan.cc); nullptr for other lanes.
+// them where the plan blocked the axis so (BlockedInHalfVectors, plan.cc); nullptr for others.
 const BlockedRowsFunction* SelectBlockedRows(const GatherAxis& axis) {
   using Full = hn::ScalableTag<float>;
   static constexpr std::array<BlockedRowsFunction, kBlockedRows> kFull =
