@@ -1140,7 +1140,7 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
   }
 }
 
-// A bilinear downscale by 2.26 (113 -> 50 columns): runs of two taps further apart than two
+// A bilinear downscale by 4.52 (113 -> 25 columns): runs of two taps further apart than four
 // vectors span, so no form of contiguous loads holds, and the W pass gathers its taps
 // (GatherAxis::gathered_taps), planar and through the interleaved layout's planar rows, in
 // both pass orders; every element matches the naive product, in float32 and bfloat16.
@@ -1149,9 +1149,9 @@ TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
   SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
   // Problem's "in" sizes are the result's, its "out" sizes the source's.
   const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
-  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 50, false, 0.0}));
+  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 25, false, 0.0}));
   for (const bool channels_last : {false, true}) {
-    const Problem p{2, 3, 9, 50, 20, 113, channels_last};
+    const Problem p{2, 3, 9, 25, 20, 113, channels_last};
     PlaneView grad, result;
     ShapeViews(p, &grad, &result);
     const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
@@ -1161,6 +1161,44 @@ TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
     EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
     // One lane has no gathered form: the exact runs are its vectors.
     EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
+    for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+      for (const int threads : {1, 3}) {
+        RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
+        RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
+      }
+    }
+  }
+}
+
+// A bilinear downscale by 2.26 (113 -> 50 columns, as 500 -> 224): 16 results read 38 source
+// columns, 8 read 20, so on AVX2 and AVX-512 the plan keeps a table of one lane pattern per
+// vector whose taps are permuted from three loads (the interior's runs do not repeat within
+// kMaxPeriod), where it had gathered each tap. Four lanes (SSE4) read 11 columns, three loads
+// too, but there three permutes and two blends a tap cost more than the runs' own taps, and the
+// plan keeps the gathered form. Planar and
+// through the interleaved layout's planar rows, both pass orders, one and three threads, every
+// element matches the naive product in float32 and bfloat16.
+TEST(Engine, FewTapRunsWithinFourVectorsPlanAndRunThePeriodicFormFromThreeLoads) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
+  const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
+  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 50, false, 0.0}));
+  for (const bool channels_last : {false, true}) {
+    const Problem p{2, 3, 9, 50, 20, 113, channels_last};
+    PlaneView grad, result;
+    ShapeViews(p, &grad, &result);
+    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+    const PeriodicInterior& periodic = plan.schedule.w_periodic;
+    if (lanes >= 8 && (lanes & (lanes - 1)) == 0) {
+      EXPECT_EQ(periodic.lanes, lanes);
+      EXPECT_EQ(kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes)),
+                3);
+      EXPECT_GE(int64_t{periodic.vectors} * lanes, 40);
+      EXPECT_EQ(plan.schedule.w_taps.taps, 0);
+    } else if (lanes == 4) {
+      EXPECT_EQ(periodic.lanes, 0);
+      EXPECT_EQ(plan.schedule.w_taps.taps, 2);
+    }
     for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
       for (const int threads : {1, 3}) {
         RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);

@@ -701,6 +701,9 @@ struct Ratio {
   int64_t period, shift;
 };
 
+// The reach the W kernels carry, as plans use it for planar rows.
+constexpr PeriodicReach kKernelReach{kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
+
 // The W axis of `periods` whole periods of a ratio, bilinear or bicubic AA: the transpose of the
 // forward shift -> period axis (a backward pass) or that axis itself (a forward one); either
 // way `period` result indices per `shift` source indices.
@@ -746,24 +749,29 @@ void ExpectPeriodicRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInter
 // bit, NaN and Inf included (a lane with a short run must not touch its padding taps), over
 // several rows, and never read outside the source rows (they are exactly as long as the axis
 // says, for AddressSanitizer). Lengths run to past 8 vectors of this target, so that each
-// period is found and run, with one source load per vector and with two, over several vectors.
+// period is found and run, with one source load per vector and with two, over several vectors;
+// and, with the reach the kernels carry (kernels::PeriodicLoads), bilinear downscales by 9/4,
+// 5/2, 7/2 and 4 with three and four loads.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns) {
   const int64_t lanes = TargetLanes();
   // The kernels find a tap's lane with a mask, so only power-of-two lanes have the form (SVE
   // may have others; every x86 and portable target has a power of two).
   const bool power_of_two = (lanes & (lanes - 1)) == 0;
   std::vector<int> axes_with_period(kMaxPeriod + 1, 0);
-  int one_load_axes = 0, two_load_axes = 0, several_vector_axes = 0, overhang_axes = 0;
-  int several_pattern_axes = 0, several_pattern_overhang_axes = 0;
+  std::vector<int> axes_with_loads(kernels::kMaxPeriodicLoads + 1, 0);
+  int several_vector_axes = 0, overhang_axes = 0, several_pattern_axes = 0;
+  int several_pattern_overhang_axes = 0;
   for (const Ratio ratio :
        {Ratio{8, 7}, Ratio{7, 8}, Ratio{4, 3}, Ratio{3, 4}, Ratio{2, 3}, Ratio{3, 2}, Ratio{2, 1},
-        Ratio{4, 1}, Ratio{8, 5}, Ratio{5, 3}, Ratio{1, 5}, Ratio{1, 6}}) {
+        Ratio{4, 1}, Ratio{8, 5}, Ratio{5, 3}, Ratio{1, 5}, Ratio{1, 6}, Ratio{4, 9}, Ratio{2, 5},
+        Ratio{2, 7}, Ratio{1, 4}}) {
     for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
       for (bool bicubic : {false, true}) {
         for (bool transposed : {true, false}) {
           const AxisRuns exact = RatioAxis(ratio, periods, bicubic, transposed);
-          const PeriodicInterior periodic = FindPeriodicInterior(exact, static_cast<int32_t>(lanes),
-                                                                 kernels::kMaxPeriodicTaps, 1);
+          const PeriodicInterior periodic =
+              FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1,
+                                   /*channels=*/1, kKernelReach);
           if (!power_of_two) {
             ASSERT_EQ(periodic.lanes, 0);
             continue;
@@ -784,7 +792,10 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
           ASSERT_EQ(periodic.overhang % starts, 0) << where;
           if (periodic.overhang > 0) ++overhang_axes;
           ++axes_with_period[periodic.period];
-          ++(periodic.span > lanes ? two_load_axes : one_load_axes);
+          const int32_t loads =
+              kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes));
+          ASSERT_GT(loads, 0) << where;
+          ++axes_with_loads[loads];
           if (periodic.vectors >= 2) ++several_vector_axes;
           if (periodic.patterns > 1) {
             ++several_pattern_axes;
@@ -805,8 +816,10 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
   for (int period : {2, 3, 4, 5, 7, 8}) {
     EXPECT_GT(axes_with_period[period], 0) << "period " << period;
   }
-  EXPECT_GT(one_load_axes, 0);
-  EXPECT_GT(two_load_axes, 0);
+  // One lane's span is its taps, two at most for these bilinear downscales.
+  for (int loads = 1; loads <= (lanes > 1 ? kernels::kMaxPeriodicLoads : 2); ++loads) {
+    EXPECT_GT(axes_with_loads[loads], 0) << loads << " loads";
+  }
   EXPECT_GT(several_vector_axes, 0);
   EXPECT_GT(several_pattern_axes, 0);
   // Interiors that end between whole vectors run one more, overlapping vector there, which for
@@ -1130,21 +1143,24 @@ TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
 // Rows whose runs do not repeat (64 -> 127 and the like) run the periodic kernels from a table of
 // one pattern per vector (FindRowTableInterior), bit for bit the exact runs: result lengths
 // around every multiple of this target's lanes up to nine vectors and more, upsampled by about
-// 2 and 4/3 and downsampled by 3/4, bilinear and bicubic AA, as gathers (forward) and as
-// transposed matrices (backward).
+// 2 and 4/3 and downsampled by 3/4, 9/4 and 7/2 (three and four loads a vector), bilinear and
+// bicubic AA, as gathers (forward) and as transposed matrices (backward).
 TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
   const int64_t lanes = TargetLanes();
   const bool power_of_two = (lanes & (lanes - 1)) == 0;
-  int tables = 0, overhang_tables = 0, two_load_tables = 0, several_vector_tables = 0;
+  int tables = 0, overhang_tables = 0, several_vector_tables = 0;
+  std::vector<int> tables_with_loads(kernels::kMaxPeriodicLoads + 1, 0);
   for (int64_t length = 2 * lanes - 1; length <= SweepEnd(lanes) + 1; ++length) {
-    for (const int64_t other : {length / 2 + 1, length * 3 / 4 + 1, length * 4 / 3 + 1}) {
+    for (const int64_t other : {length / 2 + 1, length * 3 / 4 + 1, length * 4 / 3 + 1,
+                                length * 9 / 4 + 1, length * 7 / 2 + 1}) {
       for (bool bicubic : {false, true}) {
         for (bool transposed : {true, false}) {
           const AxisSpec spec = transposed ? AxisSpec{length, other} : AxisSpec{other, length};
           const ForwardAxis forward = bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
           const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
-          const PeriodicInterior table = FindRowTableInterior(
-              exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1, size_t{1} << 20);
+          const PeriodicInterior table =
+              FindRowTableInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1,
+                                   size_t{1} << 20, kKernelReach);
           if (!power_of_two) {
             ASSERT_EQ(table.lanes, 0);
             continue;
@@ -1159,10 +1175,12 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
                     exact.result_size)
               << where;
           ASSERT_EQ(table.patterns, table.vectors + (table.overhang > 0 ? 1 : 0)) << where;
-          ASSERT_LE(table.span, 2 * lanes) << where;
+          const int32_t loads =
+              kernels::PeriodicLoads(table.span, table.taps, static_cast<int32_t>(lanes));
+          ASSERT_GT(loads, 0) << where;
           ++tables;
           if (table.overhang > 0) ++overhang_tables;
-          if (table.span > lanes) ++two_load_tables;
+          ++tables_with_loads[loads];
           if (table.vectors >= 3) ++several_vector_tables;
           ExpectPeriodicRowsMatchExactRuns(exact, table, where);
           if (HasFatalFailure()) return;
@@ -1173,7 +1191,9 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
   if (!power_of_two) return;
   EXPECT_GT(tables, 0);
   EXPECT_GT(several_vector_tables, 0);
-  EXPECT_GT(two_load_tables, 0);
+  for (int loads = 2; loads <= (lanes > 1 ? kernels::kMaxPeriodicLoads : 2); ++loads) {
+    EXPECT_GT(tables_with_loads[loads], 0) << loads << " loads";
+  }
   if (lanes > 1) EXPECT_GT(overhang_tables, 0);
 }
 
@@ -1190,9 +1210,22 @@ TEST(RowTableInterior, NoneWhereTheTablesWouldNotFitOrTheTapsSpreadTooFar) {
   EXPECT_EQ(FindRowTableInterior(upscale, 16, 8, 2, 2048).lanes, 16);
   EXPECT_EQ(FindRowTableInterior(upscale, 12, 8, 2, 1 << 20).lanes, 0);  // lanes by a mask
   EXPECT_EQ(FindRowTableInterior(upscale, 16, 8, 8, 1 << 20).lanes, 0);  // 7 whole vectors
-  // A 3x bilinear downscale gathers 16 results from 48 source columns: past two vectors.
+  // A 3x bilinear downscale gathers 16 results from 48 source columns: past two vectors, so
+  // only a reach of three or more loads for its two taps finds it.
   const AxisRuns downscale = AsGather(BuildBilinearAxis(AxisSpec{381, 127}));
   EXPECT_EQ(FindRowTableInterior(downscale, 16, 8, 1, 1 << 20).lanes, 0);
+  EXPECT_EQ(FindRowTableInterior(downscale, 16, 8, 1, 1 << 20, PeriodicReach{4, 1}).lanes, 0);
+  const PeriodicInterior wide =
+      FindRowTableInterior(downscale, 16, 8, 1, 1 << 20, PeriodicReach{3, 2});
+  ASSERT_EQ(wide.lanes, 16);
+  EXPECT_EQ(wide.taps, 2);
+  EXPECT_GT(wide.span, 32);
+  EXPECT_LE(wide.span, 48);
+  EXPECT_EQ(kernels::PeriodicLoads(wide.span, wide.taps, 16), 3);
+  // The kernels carry no form past four loads, nor past two for more than four taps.
+  EXPECT_EQ(kernels::PeriodicLoads(65, 2, 16), 0);
+  EXPECT_EQ(kernels::PeriodicLoads(33, 5, 16), 0);
+  EXPECT_EQ(kernels::PeriodicLoads(32, 8, 16), 2);
 }
 
 TEST(PeriodicInterior, FoundForSevenEighthsWithAPatternPerStart) {

@@ -253,7 +253,8 @@ void FillLaneTables(const AxisRuns& axis, const std::vector<int32_t>& bases, int
 // rows of pixels of `channels` interleaved channels: element e = i * channels + c is channel c
 // of index i, and its taps lie `channels` elements apart. None: lanes == 0.
 PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_t lanes,
-                                    int32_t max_taps, int32_t min_vectors, int32_t channels) {
+                                    int32_t max_taps, int32_t min_vectors, int32_t channels,
+                                    PeriodicReach reach) {
   const int32_t length = axis.result_size;
   const int32_t middle = (length - 1) / 2;
   if (middle + period >= length) return {};
@@ -301,7 +302,7 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
   const PatternExtent extent =
       MeasurePatterns(axis, patterns, lanes, channels, start_of, run_index, first_at);
   const std::vector<int32_t>& bases = extent.bases;
-  if (extent.taps == 0 || extent.span > 2 * lanes ||
+  if (extent.taps == 0 || !reach.Allows(extent.span, extent.taps, lanes) ||
       std::find(bases.begin(), bases.end(), -1) != bases.end()) {
     return {};
   }
@@ -317,7 +318,7 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
     periodic.base_step[t] = bases[periodic.next_pattern[t]] +
                             static_cast<int32_t>(next / element_period) * periodic.shift - bases[t];
   }
-  // Whole vectors inside the interior, including those whose loads (one or two vectors from
+  // Whole vectors inside the interior, including those whose loads (one to four vectors from
   // the base) would leave the row: the kernel loads those from a padded copy. (Excluding them
   // instead left a vector of each row to the scalar exact gather, 16 columns of 128 on
   // AVX-512, which ran behind AVX2's 8: bench/RESULTS.md.)
@@ -334,7 +335,8 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
 }  // namespace
 
 PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors, size_t max_table_bytes) {
+                                      int32_t min_vectors, size_t max_table_bytes,
+                                      PeriodicReach reach) {
   if (lanes < 1 || (lanes & (lanes - 1)) != 0 || min_vectors < 1) return {};
   const int32_t length = axis.result_size;
   if (length < int64_t{lanes} * min_vectors) return {};
@@ -365,7 +367,7 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   const int32_t taps = extent.taps;
   const size_t table_bytes = static_cast<size_t>(patterns) * static_cast<size_t>(taps) *
                              static_cast<size_t>(lanes) * (sizeof(int32_t) + sizeof(float));
-  if (extent.span > 2 * lanes || table_bytes > max_table_bytes) return {};
+  if (!reach.Allows(extent.span, taps, lanes) || table_bytes > max_table_bytes) return {};
   PeriodicInterior table;
   table.lanes = lanes;
   table.begin = begin;
@@ -389,7 +391,7 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
 }
 
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors, int32_t channels) {
+                                      int32_t min_vectors, int32_t channels, PeriodicReach reach) {
   // Power-of-two lanes only: the kernels find a tap's lane with a mask.
   if (lanes < 1 || (lanes & (lanes - 1)) != 0) return {};
   if (channels < 1 || min_vectors < 1 ||
@@ -402,7 +404,7 @@ PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32
   PeriodicInterior best;
   for (int32_t period = 1; period <= kMaxPeriod; ++period) {
     PeriodicInterior periodic =
-        PeriodicInteriorOf(axis, period, lanes, max_taps, min_vectors, channels);
+        PeriodicInteriorOf(axis, period, lanes, max_taps, min_vectors, channels, reach);
     if (periodic.lanes > 0 && (best.lanes == 0 || periodic.vectors > best.vectors)) {
       best = std::move(periodic);
     }

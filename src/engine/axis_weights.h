@@ -171,6 +171,19 @@ struct PeriodicInterior {
 inline constexpr int32_t kMaxPeriod = 16;
 inline constexpr int32_t kMaxPeriodicPatterns = 24;
 
+// How far a periodic vector's taps may lie from its base: within `loads` vectors of columns,
+// and within two where a run has more than `wide_taps` taps (the forms the kernels carry:
+// kernels::PeriodicLoads). The default is two vectors for every run.
+struct PeriodicReach {
+  int32_t loads = 2;
+  int32_t wide_taps = 0;
+
+  bool Allows(int32_t span, int32_t taps, int32_t lanes) const {
+    const int32_t limit = taps <= wide_taps ? loads : 2;
+    return int64_t{span} <= int64_t{limit} * lanes;
+  }
+};
+
 // Finds the periodic interior around the middle of the axis for `lanes`-wide vectors (a power
 // of two, else none), with a period of at most kMaxPeriod, at most `max_taps` taps per run and
 // at least `min_vectors` whole vectors; the period with the most vectors wins. With `channels`
@@ -179,15 +192,18 @@ inline constexpr int32_t kMaxPeriodicPatterns = 24;
 // elements apart, and every field (period, shift, begin, base, index, span, overhang) counts
 // elements, so the kernels run it as they run a planar interior.
 PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors, int32_t channels = 1);
+                                      int32_t min_vectors, int32_t channels = 1,
+                                      PeriodicReach reach = {});
 
 // The periodic form's tables for a row whose runs do not repeat (odd sizes such as 64 -> 127):
 // every vector of the interior (the indices around the middle with 1 to `max_taps` taps) is a
 // pattern of its own, vector t followed by vector t + 1, and an overhanging last vector one more.
-// None (lanes == 0) where a vector's taps span more than two vectors, fewer than `min_vectors`
-// fit, or the tables (patterns x taps x lanes x 8 bytes) would exceed `max_table_bytes`.
+// None (lanes == 0) where a vector's taps reach further than `reach` allows, fewer than
+// `min_vectors` fit, or the tables (patterns x taps x lanes x 8 bytes) would exceed
+// `max_table_bytes`.
 PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                      int32_t min_vectors, size_t max_table_bytes);
+                                      int32_t min_vectors, size_t max_table_bytes,
+                                      PeriodicReach reach = {});
 
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const AxisRuns& axis);

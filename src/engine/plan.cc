@@ -25,6 +25,11 @@ constexpr int64_t kMaxChannelBlock = 512;
 // A periodic interior pays once it fills a few vectors (else the blocked form serves).
 constexpr int32_t kMinPeriodicVectors = 2;
 constexpr size_t kMaxRowTableBytes = 12 * 1024;
+// Planar rows take periodic vectors whose few taps reach up to four vectors from the base (a
+// bilinear 500 -> 224 forward: 38 columns for 16 results), where a gather per tap had served.
+// Pixel rows keep two: their interleaved forms are weighed against planar ones, not measured
+// past two.
+constexpr PeriodicReach kPlanarReach{kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
 // Blocked W-pass weights beyond this many floats are not worth their memory.
 constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
@@ -186,7 +191,11 @@ int64_t UniformRowSteps(const UniformInterior& uniform, int64_t result_w, int64_
 int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int64_t lanes) {
   const int64_t interior = int64_t{periodic.vectors} * lanes + periodic.overhang;
   const int64_t vectors = periodic.vectors + (periodic.overhang > 0 ? 1 : 0);
-  const int64_t steps_per_tap = periodic.span > lanes ? 3 : 2;
+  // A tap costs a permute and an FMA from one load, a blend more from two (a two-table permute
+  // on AVX-512), and from three or four a permute and a blend per load (two permutes and a blend
+  // on AVX-512).
+  const int64_t loads = CeilDiv(periodic.span, lanes);
+  const int64_t steps_per_tap = loads == 1 ? 2 : loads == 2 ? 3 : 2 * loads;
   return vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
 }
 
@@ -244,12 +253,20 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   schedule->w_blocked = BlockAxis(axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
   const int64_t other_steps =
       schedule->w_blocked.lanes > 0 ? schedule->w_blocked.window_steps : TapCount(axis_w);
-  schedule->w_periodic = FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes),
-                                              kernels::kMaxPeriodicTaps, kMinPeriodicVectors);
-  if (schedule->w_periodic.lanes == 0) {
-    schedule->w_periodic =
-        FindRowTableInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                             kMinPeriodicVectors, kMaxRowTableBytes);
+  schedule->w_periodic =
+      FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                           kMinPeriodicVectors, /*channels=*/1, kPlanarReach);
+  // A short period can hold over a stretch of a longer one's row (the runs of 500 -> 224 repeat
+  // every 9 results for a few vectors), leaving the rest of the row to the exact runs one by one:
+  // there the row table, a pattern per vector, covers more. It replaces a periodic interior only
+  // of less than half its vectors: one pattern's tables stay in registers, a pattern per vector
+  // loads them (and a row of 2x upscales keeps its one pattern).
+  PeriodicInterior table =
+      FindRowTableInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                           kMinPeriodicVectors, kMaxRowTableBytes, kPlanarReach);
+  if (table.lanes > 0 &&
+      (schedule->w_periodic.lanes == 0 || table.vectors > 2 * schedule->w_periodic.vectors)) {
+    schedule->w_periodic = std::move(table);
   }
   if (schedule->w_periodic.lanes == 0) {
     schedule->w_blocked = BlockedInHalfVectors(axis_w, std::move(schedule->w_blocked), lanes);

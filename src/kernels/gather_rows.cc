@@ -260,24 +260,45 @@ void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* sr
       });
 }
 
-// Lane l of the result is column[l] of the 2 * lanes columns low, high (of low alone, which
-// then holds every column, without kTwoLoads).
-template <bool kTwoLoads, class D, class V, class VI>
-HWY_INLINE V SelectColumns(D d, V low, V high, VI column, VI lane_of, VI lanes_v) {
+// Lane l of the result is column[l] of the kLoads * lanes columns v0, v1, ... (v0 alone holds
+// every column with one load; the vectors past kLoads are not read).
+template <int kLoads, class D, class V, class VI>
+HWY_INLINE V SelectColumns(D d, V v0, V v1, V v2, V v3, VI column, VI lane_of, VI lanes_v) {
+  static_assert(kLoads >= 1 && kLoads <= kMaxPeriodicLoads, "");
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // One two-table permute (vpermt2ps) instead of two permutes and a blend: the two-load taps
-  // of the 8/7 bicubic AA rows (case 9) cost AVX-512 four instructions more than one-load ones.
-  if constexpr (kTwoLoads) {
+  // Two-table permutes (vpermt2ps, which take the column modulo 32) instead of a permute and a
+  // blend per load: the two-load taps of the 8/7 bicubic AA rows (case 9) cost AVX-512 four
+  // instructions more than one-load ones.
+  if constexpr (kLoads >= 2) {
     (void)lane_of;
-    (void)lanes_v;
-    return V{_mm512_permutex2var_ps(low.raw, column.raw, high.raw)};
+    const auto low = V{_mm512_permutex2var_ps(v0.raw, column.raw, v1.raw)};
+    if constexpr (kLoads == 2) {
+      (void)lanes_v;
+      return low;
+    } else {
+      // Columns from 32 on: in v2 (a one-table permute takes the column modulo 16) or in v2, v3.
+      const auto high = kLoads == 3 ? V{_mm512_permutexvar_ps(column.raw, v2.raw)}
+                                    : V{_mm512_permutex2var_ps(v2.raw, column.raw, v3.raw)};
+      return hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, hn::Add(lanes_v, lanes_v))), low,
+                            high);
+    }
   }
 #endif
   const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
-  auto x = hn::TableLookupLanes(low, lane);
-  if constexpr (kTwoLoads) {
-    x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), x,
-                       hn::TableLookupLanes(high, lane));
+  // The last load's lanes, then each earlier load's where the column lies before its end.
+  auto x = hn::TableLookupLanes(kLoads == 1 ? v0 : kLoads == 2 ? v1 : kLoads == 3 ? v2 : v3, lane);
+  if constexpr (kLoads >= 4) {
+    x = hn::IfThenElse(
+        hn::RebindMask(d, hn::Lt(column, hn::Add(hn::Add(lanes_v, lanes_v), lanes_v))),
+        hn::TableLookupLanes(v2, lane), x);
+  }
+  if constexpr (kLoads >= 3) {
+    x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, hn::Add(lanes_v, lanes_v))),
+                       hn::TableLookupLanes(v1, lane), x);
+  }
+  if constexpr (kLoads >= 2) {
+    x = hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, lanes_v)), hn::TableLookupLanes(v0, lane),
+                       x);
   }
   return x;
 }
@@ -300,7 +321,7 @@ HWY_INLINE V KeepInRegister(V v) {
 // whose run is shorter than the longest keeps its sum through the extra taps (a blend, not a
 // multiply by 0), so each lane sees exactly its run's operations in GatherExact's order: the
 // bits are the exact runs', NaN and Inf included.
-template <int kTaps, bool kTwoLoads>
+template <int kTaps, int kLoads>
 void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
                         float* dst, ptrdiff_t dst_stride) {
   const hn::ScalableTag<float> d;
@@ -319,9 +340,9 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
   const ptrdiff_t table_taps = static_cast<ptrdiff_t>(kTaps) * lanes;
   // Taps below every lane's run length need no blend.
   const int32_t all_in_run = *std::min_element(counts, counts + patterns * lanes);
-  const int64_t loaded = kTwoLoads ? 2 * lanes : lanes;
+  const int64_t loaded = int64_t{kLoads} * lanes;
   const auto source_length = static_cast<int64_t>(axis.source_length);
-  constexpr size_t kMaxLoaded = 2 * HWY_MAX_BYTES / sizeof(float);
+  constexpr size_t kMaxLoaded = kMaxPeriodicLoads * HWY_MAX_BYTES / sizeof(float);
   HWY_ALIGN float padded[kMaxLoaded] = {};  // a tail vector's columns (what follows is unread)
   // The vector whose lanes read from `base` on (its base column of the row, `shift` columns
   // past `loads`, from which its whole vectors are loaded), with a lane pattern's run lengths
@@ -338,14 +359,16 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       if constexpr (decltype(in_register)::value) return KeepInRegister(hn::LoadU(d, from));
       return hn::LoadU(d, from);
     };
-    const auto low = load(loads);
-    // The second vector only where the span needs it: past the first it may leave the row.
-    const auto high = kTwoLoads ? load(loads + lanes) : low;
+    const auto v0 = load(loads);
+    // Vectors past the first only where the span needs them: past it they may leave the row.
+    const auto v1 = kLoads >= 2 ? load(loads + lanes) : v0;
+    const auto v2 = kLoads >= 3 ? load(loads + 2 * lanes) : v0;
+    const auto v3 = kLoads >= 4 ? load(loads + 3 * lanes) : v0;
     auto acc = hn::Zero(d);
     for (int k = 0; k < kTaps; ++k) {
       auto column = hn::LoadU(di, pattern_index + k * lanes);
       if constexpr (decltype(shifted)::value) column = hn::Add(column, hn::Set(di, shift));
-      const auto x = SelectColumns<kTwoLoads>(d, low, high, column, lane_of, lanes_v);
+      const auto x = SelectColumns<kLoads>(d, v0, v1, v2, v3, column, lane_of, lanes_v);
       const auto w = hn::LoadU(d, pattern_weights + k * lanes);
       const auto sum = k == 0 ? hn::Mul(w, x) : hn::MulAdd(w, x, acc);
       acc =
@@ -542,27 +565,30 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
 using PeriodicRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, float*,
                                      ptrdiff_t);
 
-template <bool kTwoLoads, int... kTaps>
-constexpr std::array<PeriodicRowFunction, sizeof...(kTaps)> PeriodicRowsForLoads(
+// Rows whose vectors load kLoads vectors, for 1 to sizeof...(kTaps) taps (the rest nullptr).
+template <int kLoads, int... kTaps>
+constexpr std::array<PeriodicRowFunction, kMaxPeriodicTaps> PeriodicRowsForLoads(
     std::integer_sequence<int, kTaps...>) {
-  return {&GatherPeriodicRows<kTaps + 1, kTwoLoads>...};
+  return {&GatherPeriodicRows<kTaps + 1, kLoads>...};
 }
 
 // The periodic-row function for the axis's tap count and span, or nullptr when the axis has no
 // periodic interior for this target's lanes.
 PeriodicRowFunction SelectPeriodicRow(const GatherAxis& axis) {
   using Taps = std::make_integer_sequence<int, kMaxPeriodicTaps>;
-  static constexpr std::array<std::array<PeriodicRowFunction, kMaxPeriodicTaps>, 2> kTable = {
-      PeriodicRowsForLoads<false>(Taps()), PeriodicRowsForLoads<true>(Taps())};
+  using WideTaps = std::make_integer_sequence<int, kMaxWidePeriodicTaps>;
+  static_assert(kMaxPeriodicLoads == 4, "one row of kTable per load count");
+  static constexpr std::array<std::array<PeriodicRowFunction, kMaxPeriodicTaps>, 4> kTable = {
+      PeriodicRowsForLoads<1>(Taps()), PeriodicRowsForLoads<2>(Taps()),
+      PeriodicRowsForLoads<3>(WideTaps()), PeriodicRowsForLoads<4>(WideTaps())};
   const auto lanes = static_cast<int32_t>(hn::Lanes(hn::ScalableTag<float>()));
   // The lane of a tap's column is taken modulo lanes with a mask (GatherPeriodicRows), so the
   // lanes must be a power of two (SVE allows other multiples of four).
   if ((lanes & (lanes - 1)) != 0) return nullptr;
-  if (axis.periodic_lanes != lanes || axis.periodic_vectors < 1 || axis.periodic_taps < 1 ||
-      axis.periodic_taps > kMaxPeriodicTaps || axis.periodic_span > 2 * lanes) {
-    return nullptr;
-  }
-  return kTable[axis.periodic_span > lanes ? 1 : 0][axis.periodic_taps - 1];
+  if (axis.periodic_lanes != lanes || axis.periodic_vectors < 1) return nullptr;
+  const int32_t loads = PeriodicLoads(axis.periodic_span, axis.periodic_taps, lanes);
+  if (loads == 0) return nullptr;
+  return kTable[static_cast<size_t>(loads - 1)][static_cast<size_t>(axis.periodic_taps - 1)];
 }
 
 using UniformRowFunction = void (*)(const GatherAxis&, size_t, const float*, ptrdiff_t, float*,

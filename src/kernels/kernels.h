@@ -60,8 +60,21 @@ void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const v
 inline constexpr int32_t kMaxUniformStride = 4;
 inline constexpr int32_t kMaxUniformTaps = 16;
 // The periodic interiors the W kernels carry: runs of up to 8 taps (bicubic AA at ratios near
-// 1 has about 6).
+// 1 has about 6) whose vector's taps lie within two vectors of columns from its base, and runs
+// of up to 4 taps (bilinear and bicubic) within four: downscales by 2 to about 3.9 (an image
+// resized from 500 or 640 to 224), whose lanes otherwise took a gather per tap.
 inline constexpr int32_t kMaxPeriodicTaps = 8;
+inline constexpr int32_t kMaxPeriodicLoads = 4;
+inline constexpr int32_t kMaxWidePeriodicTaps = 4;
+
+// The vectors of columns a periodic vector loads from its base for `span` columns, or 0 where
+// the kernels carry no form for that span and tap count.
+inline int32_t PeriodicLoads(int32_t span, int32_t taps, int32_t lanes) {
+  if (span < 1 || taps < 1 || taps > kMaxPeriodicTaps || lanes < 1) return 0;
+  const int32_t loads = (span + lanes - 1) / lanes;
+  if (loads > kMaxPeriodicLoads || (loads > 2 && taps > kMaxWidePeriodicTaps)) return 0;
+  return loads;
+}
 
 // One axis of the W pass, as pointers into plan data.
 //  - Exact runs: element i is sum_k weights[weight_offset[i] + k] * src[first[i] + k].
@@ -80,10 +93,10 @@ inline constexpr int32_t kMaxPeriodicTaps = 8;
 //    periodic_next_pattern[t] whose base is periodic_base_step[t] columns further. Pattern t's
 //    lane l's tap k (k < periodic_counts[t * lanes + l]) is column
 //    periodic_index[(t * taps + k) * lanes + l] from the base, with weight
-//    periodic_weights[(t * taps + k) * lanes + l]. At most kMaxPeriodicTaps taps and
-//    2 * lanes columns. With periodic_overhang > 0, one more vector covers elements
-//    periodic_overhang after the last one's, with pattern periodic_overhang_pattern and base
-//    periodic_overhang_base.
+//    periodic_weights[(t * taps + k) * lanes + l]. Taps and columns as PeriodicLoads allows
+//    (periodic_span columns from the base, one to four vectors). With periodic_overhang > 0, one
+//    more vector covers elements periodic_overhang after the last one's, with pattern
+//    periodic_overhang_pattern and base periodic_overhang_base.
 struct GatherAxis {
   size_t length = 0;         // elements per result row
   size_t source_length = 0;  // elements per source row
