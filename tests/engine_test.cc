@@ -1140,8 +1140,9 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
   }
 }
 
-// A bilinear downscale by 4.52 (113 -> 25 columns): runs of two taps further apart than four
-// vectors span, so no form of contiguous loads holds, and the W pass gathers its taps
+// A bilinear downscale by 10 (200 -> 20 columns): runs of two taps further apart than any
+// periodic form reaches (four vectors, or 64 columns for 8 results on AVX-512), so no form of
+// contiguous loads holds, and the W pass gathers its taps
 // (GatherAxis::gathered_taps), planar and through the interleaved layout's planar rows, in
 // both pass orders; every element matches the naive product, in float32 and bfloat16.
 TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
@@ -1149,9 +1150,9 @@ TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
   SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
   // Problem's "in" sizes are the result's, its "out" sizes the source's.
   const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
-  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 25, false, 0.0}));
+  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{200, 20, false, 0.0}));
   for (const bool channels_last : {false, true}) {
-    const Problem p{2, 3, 9, 25, 20, 113, channels_last};
+    const Problem p{2, 3, 9, 20, 20, 200, channels_last};
     PlaneView grad, result;
     ShapeViews(p, &grad, &result);
     const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
@@ -1198,6 +1199,41 @@ TEST(Engine, FewTapRunsWithinFourVectorsPlanAndRunThePeriodicFormFromThreeLoads)
     } else if (lanes == 4) {
       EXPECT_EQ(periodic.lanes, 0);
       EXPECT_EQ(plan.schedule.w_taps.taps, 2);
+    }
+    for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+      for (const int threads : {1, 3}) {
+        RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
+        RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
+      }
+    }
+  }
+}
+
+// A bilinear downscale by 4.52 (113 -> 25 columns, as 1000 -> 224): 16 results read 70 source
+// columns, past four loads, but 8 read 33, so AVX-512 keeps a periodic interior of half vectors
+// from three whole loads (kernels::PeriodicRowsInHalfVectors), where the other targets (8
+// results read 33 columns, 4 read 16) gather each tap. Planar and through the interleaved
+// layout's planar rows, both pass orders, one and three threads, every element matches the naive
+// product in float32 and bfloat16.
+TEST(Engine, FewTapRunsPastFourVectorsPlanAndRunHalfVectorsOnAvx512) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
+  const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
+  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 25, false, 0.0}));
+  for (const bool channels_last : {false, true}) {
+    const Problem p{2, 3, 9, 25, 20, 113, channels_last};
+    PlaneView grad, result;
+    ShapeViews(p, &grad, &result);
+    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+    const PeriodicInterior& periodic = plan.schedule.w_periodic;
+    if (kernels::PeriodicRowsInHalfVectors()) {
+      EXPECT_EQ(periodic.lanes, lanes / 2);
+      EXPECT_EQ(kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes)),
+                3);
+      EXPECT_EQ(plan.schedule.w_taps.taps, 0);
+    } else {
+      EXPECT_EQ(periodic.lanes, 0);
+      EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
     }
     for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
       for (const int threads : {1, 3}) {

@@ -1197,6 +1197,62 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
   if (lanes > 1) EXPECT_GT(overhang_tables, 0);
 }
 
+// On AVX-512 (kernels::PeriodicRowsInHalfVectors) the periodic kernel also runs vectors of 8
+// results whose taps reach 64 columns, from three or four whole 16-float loads: bilinear
+// downscales by 4.25 to 7.5, whose 16 results read past four loads. Periodic interiors (ratios
+// 17/4, 9/2, 5, 7 and 15/2) and row tables (lengths around every multiple of 8 lanes, from
+// 4.5 and 7 times as many columns) must equal the exact runs bit for bit, NaN and Inf included,
+// and read nothing outside the rows. No other target has the form.
+TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicHalfVectorsAreBitIdenticalToExactRuns) {
+  const int64_t lanes = TargetLanes();
+  if (!kernels::PeriodicRowsInHalfVectors()) {
+    EXPECT_LT(lanes, 16) << "every 16-lane x86 target has half vectors";
+    return;
+  }
+  const auto half = static_cast<int32_t>(lanes / 2);
+  const PeriodicReach reach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
+  std::vector<int> runs_with_loads(kernels::kMaxPeriodicLoads + 1, 0);
+  int periodic_runs = 0, table_runs = 0, overhang_runs = 0;
+  const auto run = [&](const AxisRuns& exact, const PeriodicInterior& periodic,
+                       const std::string& where) {
+    if (periodic.lanes == 0) return;
+    ASSERT_EQ(periodic.lanes, half) << where;
+    const int32_t loads =
+        kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes));
+    if (loads < 3) return;  // whole vectors reach these: the kernels carry no half form
+    ++runs_with_loads[loads];
+    if (periodic.overhang > 0) ++overhang_runs;
+    ExpectPeriodicRowsMatchExactRuns(exact, periodic, where);
+  };
+  for (const Ratio ratio : {Ratio{4, 17}, Ratio{2, 9}, Ratio{1, 5}, Ratio{1, 7}, Ratio{2, 15}}) {
+    for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
+      const AxisRuns exact = RatioAxis(ratio, periods, /*bicubic=*/false, /*transposed=*/false);
+      const PeriodicInterior periodic = FindPeriodicInterior(
+          exact, half, kernels::kMaxWidePeriodicTaps, 1, /*channels=*/1, reach);
+      if (periodic.lanes > 0) ++periodic_runs;
+      run(exact, periodic,
+          "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
+              " periods " + std::to_string(periods));
+      if (HasFatalFailure()) return;
+    }
+  }
+  for (int64_t length = 2 * half - 1; length <= SweepEnd(lanes) + 1; ++length) {
+    for (const int64_t source : {length * 9 / 2 + 1, length * 7 - 3}) {
+      const AxisRuns exact = AsGather(BuildBilinearAxis(AxisSpec{source, length}));
+      const PeriodicInterior table = FindRowTableInterior(
+          exact, half, kernels::kMaxWidePeriodicTaps, 1, size_t{1} << 20, reach);
+      if (table.lanes > 0) ++table_runs;
+      run(exact, table, "length " + std::to_string(length) + " from " + std::to_string(source));
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(periodic_runs, 0);
+  EXPECT_GT(table_runs, 0);
+  EXPECT_GT(runs_with_loads[3], 0);
+  EXPECT_GT(runs_with_loads[4], 0);
+  EXPECT_GT(overhang_runs, 0);
+}
+
 TEST(RowTableInterior, NoneWhereTheTablesWouldNotFitOrTheTapsSpreadTooFar) {
   const AxisRuns upscale = AsGather(BuildBilinearAxis(AxisSpec{64, 127}));
   const PeriodicInterior table = FindRowTableInterior(upscale, 16, 8, 2, 12 * 1024);

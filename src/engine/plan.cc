@@ -189,14 +189,41 @@ int64_t UniformRowSteps(const UniformInterior& uniform, int64_t result_w, int64_
 // step is a broadcast and an FMA; a periodic tap a permute (two and a blend when the span takes
 // two loads), an FMA and, for short runs, a blend. The edges' taps go one by one.
 int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int64_t lanes) {
-  const int64_t interior = int64_t{periodic.vectors} * lanes + periodic.overhang;
+  // Half vectors (AVX-512) count their vectors in their own lanes and their loads in whole ones.
+  const int64_t interior = int64_t{periodic.vectors} * periodic.lanes + periodic.overhang;
   const int64_t vectors = periodic.vectors + (periodic.overhang > 0 ? 1 : 0);
   // A tap costs a permute and an FMA from one load, a blend more from two (a two-table permute
-  // on AVX-512), and from three or four a permute and a blend per load (two permutes and a blend
-  // on AVX-512).
+  // on AVX-512), and from three or four a permute and a blend per load; half vectors (AVX-512
+  // only) two permutes and a blend. Whole vectors from three loads on AVX-512 take as few, but
+  // their count was measured as it is.
   const int64_t loads = CeilDiv(periodic.span, lanes);
-  const int64_t steps_per_tap = loads == 1 ? 2 : loads == 2 ? 3 : 2 * loads;
+  const bool half_vectors = periodic.lanes < lanes;
+  const int64_t steps_per_tap = loads == 1 ? 2 : loads == 2 ? 3 : half_vectors ? 4 : 2 * loads;
   return vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
+}
+
+// Where no periodic interior of whole vectors holds, one of half vectors on targets that run
+// them (kernels::PeriodicRowsInHalfVectors: AVX-512), whose whole-vector loads reach 64 columns
+// for 8 results: a bilinear 1000 -> 224 forward's 8 results read 38 columns, its 16 read 73.
+// The same search as for whole vectors, a period first and else a row table.
+PeriodicInterior PeriodicInHalfVectors(const AxisRuns& axis, int64_t lanes) {
+  if (lanes < 2 || !kernels::PeriodicRowsInHalfVectors()) return {};
+  const auto half = static_cast<int32_t>(lanes / 2);
+  // Four whole loads are eight half vectors of columns.
+  const PeriodicReach reach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
+  PeriodicInterior periodic = FindPeriodicInterior(axis, half, kernels::kMaxWidePeriodicTaps,
+                                                   kMinPeriodicVectors, /*channels=*/1, reach);
+  PeriodicInterior table = FindRowTableInterior(axis, half, kernels::kMaxWidePeriodicTaps,
+                                                kMinPeriodicVectors, kMaxRowTableBytes, reach);
+  if (table.lanes > 0 && (periodic.lanes == 0 || table.vectors > 2 * periodic.vectors)) {
+    periodic = std::move(table);
+  }
+  // The kernels carry half vectors from three loads on (fewer would have fit whole vectors).
+  if (periodic.lanes > 0 &&
+      kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes)) < 3) {
+    return {};
+  }
+  return periodic;
 }
 
 // The planar W pass's blocked form runs in 8 lanes instead of 16 where the CPU's tuning allows
@@ -267,6 +294,9 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   if (table.lanes > 0 &&
       (schedule->w_periodic.lanes == 0 || table.vectors > 2 * schedule->w_periodic.vectors)) {
     schedule->w_periodic = std::move(table);
+  }
+  if (schedule->w_periodic.lanes == 0) {
+    schedule->w_periodic = PeriodicInHalfVectors(axis_w, lanes);
   }
   if (schedule->w_periodic.lanes == 0) {
     schedule->w_blocked = BlockedInHalfVectors(axis_w, std::move(schedule->w_blocked), lanes);

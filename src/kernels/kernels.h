@@ -373,6 +373,11 @@ void OverrideTuning(const KernelTuning& tuning);
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();
 
+// Whether the dispatched target runs periodic interiors of half its lanes (GatherAxis's
+// periodic_lanes == FloatLanes() / 2): AVX-512, 8 results a vector from up to four whole
+// 16-float loads, for runs of at most kMaxWidePeriodicTaps taps.
+bool PeriodicRowsInHalfVectors();
+
 // Converts n elements of `dtype` at src[0], src[stride], ... into contiguous floats.
 void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float* dst);
 
