@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -1140,28 +1141,22 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
   }
 }
 
-// A bilinear downscale by 10 (200 -> 20 columns): runs of two taps further apart than any
-// periodic form reaches (four vectors, or 64 columns for 8 results on AVX-512), so no form of
-// contiguous loads holds, and the W pass gathers its taps
-// (GatherAxis::gathered_taps), planar and through the interleaved layout's planar rows, in
-// both pass orders; every element matches the naive product, in float32 and bfloat16.
-TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
+// A bilinear forward from 9 x `source_w` to 20 x `result_w` (2 images of 3 channels), planar and
+// channels-last: `expect_plan` checks each plan's W form, then both pass orders at one and three
+// threads must match the naive product in float32 and bfloat16.
+void PlanAndRunBilinearWidth(int64_t source_w, int64_t result_w,
+                             const std::function<void(const Plan&)>& expect_plan) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
-  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
+  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes, "
+                                    << source_w << " -> " << result_w << " columns");
   // Problem's "in" sizes are the result's, its "out" sizes the source's.
   const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
-  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{200, 20, false, 0.0}));
+  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{source_w, result_w, false, 0.0}));
   for (const bool channels_last : {false, true}) {
-    const Problem p{2, 3, 9, 20, 20, 200, channels_last};
+    const Problem p{2, 3, 9, result_w, 20, source_w, channels_last};
     PlaneView grad, result;
     ShapeViews(p, &grad, &result);
-    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
-    // (One lane may find two equal runs in the middle, a uniform interior of one-lane vectors.)
-    if (lanes > 1) EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
-    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
-    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
-    // One lane has no gathered form: the exact runs are its vectors.
-    EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
+    expect_plan(BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest));
     for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
       for (const int threads : {1, 3}) {
         RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
@@ -1171,24 +1166,30 @@ TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
   }
 }
 
+// A bilinear downscale by 10 (200 -> 20 columns): runs of two taps further apart than any
+// periodic form reaches (four vectors, or 64 columns for 8 results on AVX-512), so no form of
+// contiguous loads holds, and the W pass gathers its taps (GatherAxis::gathered_taps).
+TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  PlanAndRunBilinearWidth(200, 20, [&](const Plan& plan) {
+    // (One lane may find two equal runs in the middle, a uniform interior of one-lane vectors.)
+    if (lanes > 1) EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
+    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
+    EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
+    // One lane has no gathered form: the exact runs are its vectors.
+    EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
+  });
+}
+
 // A bilinear downscale by 2.26 (113 -> 50 columns, as 500 -> 224): 16 results read 38 source
 // columns, 8 read 20, so on AVX2 and AVX-512 the plan keeps a table of one lane pattern per
 // vector whose taps are permuted from three loads (the interior's runs do not repeat within
 // kMaxPeriod), where it had gathered each tap. Four lanes (SSE4) read 11 columns, three loads
 // too, but there three permutes and two blends a tap cost more than the runs' own taps, and the
-// plan keeps the gathered form. Planar and
-// through the interleaved layout's planar rows, both pass orders, one and three threads, every
-// element matches the naive product in float32 and bfloat16.
+// plan keeps the gathered form.
 TEST(Engine, FewTapRunsWithinFourVectorsPlanAndRunThePeriodicFormFromThreeLoads) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
-  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
-  const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
-  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 50, false, 0.0}));
-  for (const bool channels_last : {false, true}) {
-    const Problem p{2, 3, 9, 50, 20, 113, channels_last};
-    PlaneView grad, result;
-    ShapeViews(p, &grad, &result);
-    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+  PlanAndRunBilinearWidth(113, 50, [&](const Plan& plan) {
     const PeriodicInterior& periodic = plan.schedule.w_periodic;
     if (lanes >= 8 && (lanes & (lanes - 1)) == 0) {
       EXPECT_EQ(periodic.lanes, lanes);
@@ -1200,31 +1201,16 @@ TEST(Engine, FewTapRunsWithinFourVectorsPlanAndRunThePeriodicFormFromThreeLoads)
       EXPECT_EQ(periodic.lanes, 0);
       EXPECT_EQ(plan.schedule.w_taps.taps, 2);
     }
-    for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
-      for (const int threads : {1, 3}) {
-        RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
-        RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
-      }
-    }
-  }
+  });
 }
 
 // A bilinear downscale by 4.52 (113 -> 25 columns, as 1000 -> 224): 16 results read 70 source
 // columns, past four loads, but 8 read 33, so AVX-512 keeps a periodic interior of half vectors
 // from three whole loads (kernels::PeriodicRowsInHalfVectors), where the other targets (8
-// results read 33 columns, 4 read 16) gather each tap. Planar and through the interleaved
-// layout's planar rows, both pass orders, one and three threads, every element matches the naive
-// product in float32 and bfloat16.
+// results read 33 columns, 4 read 16) gather each tap.
 TEST(Engine, FewTapRunsPastFourVectorsPlanAndRunHalfVectorsOnAvx512) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
-  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes");
-  const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
-  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{113, 25, false, 0.0}));
-  for (const bool channels_last : {false, true}) {
-    const Problem p{2, 3, 9, 25, 20, 113, channels_last};
-    PlaneView grad, result;
-    ShapeViews(p, &grad, &result);
-    const Plan plan = BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
+  PlanAndRunBilinearWidth(113, 25, [&](const Plan& plan) {
     const PeriodicInterior& periodic = plan.schedule.w_periodic;
     if (kernels::PeriodicRowsInHalfVectors()) {
       EXPECT_EQ(periodic.lanes, lanes / 2);
@@ -1235,13 +1221,7 @@ TEST(Engine, FewTapRunsPastFourVectorsPlanAndRunHalfVectorsOnAvx512) {
       EXPECT_EQ(periodic.lanes, 0);
       EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
     }
-    for (const PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
-      for (const int threads : {1, 3}) {
-        RunAndCheck(p, ax_h, ax_w, DType::kFloat32, order, threads, nullptr);
-        RunAndCheck(p, ax_h, ax_w, DType::kBFloat16, order, threads, nullptr);
-      }
-    }
-  }
+  });
 }
 
 }  // namespace
