@@ -202,22 +202,34 @@ int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int
   return vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
 }
 
+// The planar W pass's periodic interior for `lanes`-wide vectors: a period's, or the row
+// table's, a pattern per vector. A short period can hold over a stretch of a longer one's row
+// (the runs of 500 -> 224 repeat every 9 results for a few vectors), leaving the rest of the row
+// to the exact runs one by one: there the row table covers more. It replaces a periodic interior
+// only of less than half its vectors: one pattern's tables stay in registers, a pattern per
+// vector loads them (and a row of 2x upscales keeps its one pattern).
+PeriodicInterior PeriodicOrRowTable(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
+                                    PeriodicReach reach) {
+  PeriodicInterior periodic =
+      FindPeriodicInterior(axis, lanes, max_taps, kMinPeriodicVectors, /*channels=*/1, reach);
+  PeriodicInterior table =
+      FindRowTableInterior(axis, lanes, max_taps, kMinPeriodicVectors, kMaxRowTableBytes, reach);
+  if (table.lanes > 0 && (periodic.lanes == 0 || table.vectors > 2 * periodic.vectors)) {
+    return table;
+  }
+  return periodic;
+}
+
 // Where no periodic interior of whole vectors holds, one of half vectors on targets that run
 // them (kernels::PeriodicRowsInHalfVectors: AVX-512), whose whole-vector loads reach 64 columns
 // for 8 results: a bilinear 1000 -> 224 forward's 8 results read 38 columns, its 16 read 73.
 // The same search as for whole vectors, a period first and else a row table.
 PeriodicInterior PeriodicInHalfVectors(const AxisRuns& axis, int64_t lanes) {
   if (lanes < 2 || !kernels::PeriodicRowsInHalfVectors()) return {};
-  const auto half = static_cast<int32_t>(lanes / 2);
   // Four whole loads are eight half vectors of columns.
-  const PeriodicReach reach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
-  PeriodicInterior periodic = FindPeriodicInterior(axis, half, kernels::kMaxWidePeriodicTaps,
-                                                   kMinPeriodicVectors, /*channels=*/1, reach);
-  PeriodicInterior table = FindRowTableInterior(axis, half, kernels::kMaxWidePeriodicTaps,
-                                                kMinPeriodicVectors, kMaxRowTableBytes, reach);
-  if (table.lanes > 0 && (periodic.lanes == 0 || table.vectors > 2 * periodic.vectors)) {
-    periodic = std::move(table);
-  }
+  PeriodicInterior periodic = PeriodicOrRowTable(
+      axis, static_cast<int32_t>(lanes / 2), kernels::kMaxWidePeriodicTaps,
+      PeriodicReach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps});
   // The kernels carry half vectors from three loads on (fewer would have fit whole vectors).
   if (periodic.lanes > 0 &&
       kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes)) < 3) {
@@ -280,21 +292,8 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   schedule->w_blocked = BlockAxis(axis_w, static_cast<int32_t>(lanes), kMaxBlockedFloats);
   const int64_t other_steps =
       schedule->w_blocked.lanes > 0 ? schedule->w_blocked.window_steps : TapCount(axis_w);
-  schedule->w_periodic =
-      FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                           kMinPeriodicVectors, /*channels=*/1, kPlanarReach);
-  // A short period can hold over a stretch of a longer one's row (the runs of 500 -> 224 repeat
-  // every 9 results for a few vectors), leaving the rest of the row to the exact runs one by one:
-  // there the row table, a pattern per vector, covers more. It replaces a periodic interior only
-  // of less than half its vectors: one pattern's tables stay in registers, a pattern per vector
-  // loads them (and a row of 2x upscales keeps its one pattern).
-  PeriodicInterior table =
-      FindRowTableInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                           kMinPeriodicVectors, kMaxRowTableBytes, kPlanarReach);
-  if (table.lanes > 0 &&
-      (schedule->w_periodic.lanes == 0 || table.vectors > 2 * schedule->w_periodic.vectors)) {
-    schedule->w_periodic = std::move(table);
-  }
+  schedule->w_periodic = PeriodicOrRowTable(axis_w, static_cast<int32_t>(lanes),
+                                            kernels::kMaxPeriodicTaps, kPlanarReach);
   if (schedule->w_periodic.lanes == 0) {
     schedule->w_periodic = PeriodicInHalfVectors(axis_w, lanes);
   }

@@ -260,28 +260,46 @@ void GatherUniformSplitRows(const GatherAxis& axis, size_t rows, const float* sr
       });
 }
 
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// Lane l of the result is column[l] of the kLoads * 16 columns v0, v1, ...: two-table permutes
+// (vpermt2ps, which take the column modulo 32; vpermps modulo 16) instead of a permute and a
+// blend per load. The two-load taps of the 8/7 bicubic AA rows (case 9) had cost AVX-512 four
+// instructions more than one-load ones. Lanes whose column is undefined come out undefined.
+template <int kLoads>
+HWY_INLINE __m512 PermuteColumns(__m512 v0, __m512 v1, __m512 v2, __m512 v3, __m512i column) {
+  static_assert(kLoads >= 1 && kLoads <= kMaxPeriodicLoads, "");
+  if constexpr (kLoads == 1) {
+    (void)v1;
+    (void)v2;
+    (void)v3;
+    return _mm512_permutexvar_ps(column, v0);
+  } else {
+    const __m512 low = _mm512_permutex2var_ps(v0, column, v1);
+    if constexpr (kLoads == 2) {
+      (void)v2;
+      (void)v3;
+      return low;
+    } else {
+      // Columns from 32 on: in v2 alone or in v2, v3.
+      const __m512 high =
+          kLoads == 3 ? _mm512_permutexvar_ps(column, v2) : _mm512_permutex2var_ps(v2, column, v3);
+      return _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(column, _mm512_set1_epi32(32)), low,
+                                  high);
+    }
+  }
+}
+#endif
+
 // Lane l of the result is column[l] of the kLoads * lanes columns v0, v1, ... (v0 alone holds
 // every column with one load; the vectors past kLoads are not read).
 template <int kLoads, class D, class V, class VI>
 HWY_INLINE V SelectColumns(D d, V v0, V v1, V v2, V v3, VI column, VI lane_of, VI lanes_v) {
   static_assert(kLoads >= 1 && kLoads <= kMaxPeriodicLoads, "");
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // Two-table permutes (vpermt2ps, which take the column modulo 32) instead of a permute and a
-  // blend per load: the two-load taps of the 8/7 bicubic AA rows (case 9) cost AVX-512 four
-  // instructions more than one-load ones.
   if constexpr (kLoads >= 2) {
     (void)lane_of;
-    const auto low = V{_mm512_permutex2var_ps(v0.raw, column.raw, v1.raw)};
-    if constexpr (kLoads == 2) {
-      (void)lanes_v;
-      return low;
-    } else {
-      // Columns from 32 on: in v2 (a one-table permute takes the column modulo 16) or in v2, v3.
-      const auto high = kLoads == 3 ? V{_mm512_permutexvar_ps(column.raw, v2.raw)}
-                                    : V{_mm512_permutex2var_ps(v2.raw, column.raw, v3.raw)};
-      return hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, hn::Add(lanes_v, lanes_v))), low,
-                            high);
-    }
+    (void)lanes_v;
+    return V{PermuteColumns<kLoads>(v0.raw, v1.raw, v2.raw, v3.raw, column.raw)};
   }
 #endif
   const auto lane = hn::IndicesFromVec(d, hn::And(column, lane_of));
@@ -308,31 +326,12 @@ HWY_INLINE V SelectColumns(D d, V v0, V v1, V v2, V v3, VI column, VI lane_of, V
 // 8 results a vector whose taps reach up to 64 columns, four whole 16-float loads.
 inline constexpr bool kHasHalfPeriodic = true;
 
-// SelectColumns for 8 result lanes from kLoads 16-float loads: the permutes of the whole
-// vectors, of which the low half is kept (the index's upper half is left undefined).
+// SelectColumns for 8 result lanes from kLoads 16-float loads: the low half of the whole
+// vectors' permutes (the index's upper half is left undefined, and so is the result's).
 template <int kLoads, class D, class V16, class VI>
-HWY_INLINE hn::Vec<D> SelectHalfColumns(D d, V16 v0, V16 v1, V16 v2, V16 v3, VI column) {
-  static_assert(kLoads >= 1 && kLoads <= kMaxPeriodicLoads, "");
-  const __m512i index = _mm512_castsi256_si512(column.raw);
-  if constexpr (kLoads == 1) {
-    (void)v1;
-    (void)v2;
-    (void)v3;
-    return hn::Vec<D>{_mm512_castps512_ps256(_mm512_permutexvar_ps(index, v0.raw))};
-  } else {
-    const hn::Vec<D> low{_mm512_castps512_ps256(_mm512_permutex2var_ps(v0.raw, index, v1.raw))};
-    if constexpr (kLoads == 2) {
-      (void)v2;
-      (void)v3;
-      return low;
-    } else {
-      const __m512 high = kLoads == 3 ? _mm512_permutexvar_ps(index, v2.raw)
-                                      : _mm512_permutex2var_ps(v2.raw, index, v3.raw);
-      const hn::RebindToSigned<D> di;
-      return hn::IfThenElse(hn::RebindMask(d, hn::Lt(column, hn::Set(di, 32))), low,
-                            hn::Vec<D>{_mm512_castps512_ps256(high)});
-    }
-  }
+HWY_INLINE hn::Vec<D> SelectHalfColumns(V16 v0, V16 v1, V16 v2, V16 v3, VI column) {
+  return hn::Vec<D>{_mm512_castps512_ps256(
+      PermuteColumns<kLoads>(v0.raw, v1.raw, v2.raw, v3.raw, _mm512_castsi256_si512(column.raw)))};
 }
 #else
 inline constexpr bool kHasHalfPeriodic = false;
@@ -414,7 +413,7 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       const auto x = [&] {
         if constexpr (kHalf) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-          return SelectHalfColumns<kLoads>(d, v0, v1, v2, v3, column);
+          return SelectHalfColumns<kLoads, D>(v0, v1, v2, v3, column);
 #endif
         } else {
           return SelectColumns<kLoads>(d, v0, v1, v2, v3, column, lane_of, lanes_v);
