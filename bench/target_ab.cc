@@ -76,6 +76,8 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
     };
     if (key == "at_once_bytes") {
       tuning.at_once_bytes = value;
+    } else if (key == "prefetch_rows_at_once") {
+      tuning.prefetch_rows_at_once = flag();
     } else if (key == "spread_bytes") {
       tuning.spread_bytes = value;
     } else if (key == "into_l2") {
@@ -88,7 +90,7 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.prefetch_row_group_chunks = flag();
     } else {
       throw ToolError("tuning key '" + key +
-                      "': expected at_once_bytes, spread_bytes, into_l2, "
+                      "': expected at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, "
                       "many_taps_in_half_vectors, prefetch_row_group_chunks or "
                       "blocked_in_half_vectors");
     }
@@ -97,6 +99,7 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
 
 std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
   return "at_once_bytes=" + std::to_string(tuning.at_once_bytes) +
+         ",prefetch_rows_at_once=" + std::to_string(tuning.prefetch_rows_at_once ? 1 : 0) +
          ",spread_bytes=" + std::to_string(tuning.spread_bytes) +
          ",into_l2=" + std::to_string(tuning.into_l2 ? 1 : 0) +
          ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0) +

@@ -1078,7 +1078,22 @@ TEST(LinePrefetchQueue, IssuesEveryLineOfEachQueuedRowOnce) {
 // The prefetcher queues the rows after each run's last, up to its distance, for the many-tap
 // form to spread; a run that jumps past the queued rows drops them (the API fuzzer found the
 // queue appending rows that did not continue it), and runs of few taps are prefetched at once.
+// Sets whether rows of few taps are prefetched at once (the CPU's tuning decides, kernels.h) for
+// the scope, and restores the CPU's tuning after.
+class RowsAtOnce {
+ public:
+  explicit RowsAtOnce(bool prefetched) {
+    kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
+    tuning.prefetch_rows_at_once = prefetched;
+    kernels::OverrideTuning(tuning);
+  }
+  ~RowsAtOnce() { kernels::OverrideTuning(kernels::DefaultTuningForCpu()); }
+  RowsAtOnce(const RowsAtOnce&) = delete;
+  RowsAtOnce& operator=(const RowsAtOnce&) = delete;
+};
+
 TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
+  const RowsAtOnce at_once_prefetched(true);
   constexpr ptrdiff_t kStride = 256;  // floats: 16 runs of 16 taps span 16 KiB
   constexpr size_t kLinesPerRow = kStride * sizeof(float) / kernels::LinePrefetchQueue::kLineBytes;
   std::vector<char> source(1017 * kStride * sizeof(float));
@@ -1113,6 +1128,7 @@ TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
 // result row's: a bilinear downscale by 4.46 (1000 -> 224 rows of 4000 bytes) reads 2 rows of
 // every 4 or 5, and a distance counted in source rows had asked for the skipped ones alone.
 TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
+  const RowsAtOnce at_once_prefetched(true);
   const AxisRuns axis = AsGather(BuildBilinearAxis(AxisSpec{1000, 224, false, 0.0}));
   constexpr ptrdiff_t kStride = 1000;
   std::vector<char> source(1000 * kStride * sizeof(float));
@@ -1138,6 +1154,33 @@ TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
     }
   }
   EXPECT_EQ(prefetcher.issued_rows(), read_rows_through(999));
+}
+
+// Where the CPU's tuning asks for no rows at once (Intel), runs of few taps ask for none, with
+// or without skipped rows, while runs of the many-tap form still queue theirs for spreading.
+TEST(SourcePrefetcher, AsksForNoRowsOfFewTapsWhereTheTuningSaysSo) {
+  const RowsAtOnce none_at_once(false);
+  const AxisRuns downscale = AsGather(BuildBilinearAxis(AxisSpec{1000, 224, false, 0.0}));
+  const AxisRuns upscale = AsGather(BuildBilinearAxis(AxisSpec{100, 224, false, 0.0}));
+  constexpr ptrdiff_t kStride = 1000;
+  std::vector<char> source(1000 * kStride * sizeof(float));
+  for (const AxisRuns* axis : {&downscale, &upscale}) {
+    const kernels::RowRuns runs{axis->first.data(), axis->weight_offset.data(),
+                                axis->weights.data()};
+    kernels::SourcePrefetcher prefetcher(runs, 0, 224, source.data(), kStride, sizeof(float), 0,
+                                         kStride);
+    for (size_t i = 0; i < 224; ++i) ASSERT_EQ(prefetcher.Ahead(i), nullptr) << "run " << i;
+    EXPECT_EQ(prefetcher.issued_rows(), 0);
+  }
+  std::vector<float> weights(32, 1.0f / 16);
+  const std::vector<int32_t> first = {0, 16};
+  const std::vector<int32_t> weight_offset = {0, 16, 32};
+  const kernels::RowRuns many_taps{first.data(), weight_offset.data(), weights.data()};
+  kernels::SourcePrefetcher spread(many_taps, 0, 2, source.data(), kStride, sizeof(float), 0,
+                                   kStride);
+  const kernels::LinePrefetchQueue* queue = spread.Ahead(0);  // rows 0-15
+  ASSERT_NE(queue, nullptr);
+  EXPECT_EQ(queue->NextLine(), source.data() + 16 * kStride * sizeof(float));
 }
 
 // Rows whose runs do not repeat (64 -> 127 and the like) run the periodic kernels from a table of

@@ -158,6 +158,7 @@ KernelTuning DefaultTuningForCpu() {
   __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
   if (__builtin_cpu_is("amd")) {
     return KernelTuning{/*at_once_bytes=*/4096,
+                        /*prefetch_rows_at_once=*/true,
                         /*spread_bytes=*/2048,
                         /*into_l2=*/true,
                         /*many_taps_in_half_vectors=*/true,
@@ -166,6 +167,7 @@ KernelTuning DefaultTuningForCpu() {
   }
 #endif
   return KernelTuning{/*at_once_bytes=*/512,
+                      /*prefetch_rows_at_once=*/false,
                       /*spread_bytes=*/2048,
                       /*into_l2=*/false,
                       /*many_taps_in_half_vectors=*/false,

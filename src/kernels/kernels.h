@@ -325,6 +325,19 @@ struct KernelTuning {
   // lines asked for into L2, 512 bytes ran 2x backwards streamed from memory 1.15-1.26x slower than
   // 2 KiB, and 2 KiB 1.00-1.24x slower than 4 KiB; 8 KiB measured 0.97-1.10x of 4 KiB (session 28).
   size_t at_once_bytes;
+  // Whether the rows an H pass does not spread over its column blocks (runs of fewer than
+  // kManyTaps taps) are prefetched at all: on AMD. On the Emerald Rapids VM (Intel, family 6
+  // model 207, session 34) each prefetcht0 that missed held one of L1's fill buffers, and a row
+  // group's rows asked for at once stalled the H pass: 80 % of its prefetch loop's samples sat
+  // right after the prefetch, a third of a 500 -> 224 bilinear forward's. Without them (the
+  // hardware prefetchers then follow the rows), in-process at 2 threads: 2x bilinear backwards
+  // 1.06-1.10x faster in bfloat16 and float16 (cases 5, 6), 1.02-1.03 in float32 (1, 28), 2x
+  // bicubic backward 1.08-1.13 (35), 128 -> 256 bicubic AA backward 1.05-1.10 (10), 256 -> 224
+  // bicubic AA forward 1.03-1.09 (23), 500 -> 224 bilinear and bilinear AA forwards 1.07-1.13;
+  // the rest of the suite 0.97-1.03, and AVX2 on the same CPU alike. On AMD's Zen 3 none at all
+  // had run cases 1 and 26 1.08-1.10x slower (session 13); the Intel VMs before had not been
+  // measured without them.
+  bool prefetch_rows_at_once;
   // How far ahead the rows are asked for where a many-tap H pass spreads them over its column
   // blocks: 2 KiB (at 512 bytes the 4x bicubic AA forwards ran 1.04-1.05x slower, session 23).
   size_t spread_bytes;

@@ -133,7 +133,9 @@ class LinePrefetchQueue {
 // row advances by: at 2 KiB alone, 4x bicubic AA forward (case 22) found 3 of every 4 new rows
 // unfetched, and ran 20 % slower. Issued at once, the rows are asked for
 // KernelTuning::at_once_bytes (at least a row) past the advance, spread
-// KernelTuning::spread_bytes ahead: distances chosen for the CPU (kernels.h).
+// KernelTuning::spread_bytes ahead: distances chosen for the CPU (kernels.h). Where the CPU's
+// tuning says so (KernelTuning::prefetch_rows_at_once: on Intel), rows that would be issued at
+// once are not asked for at all.
 //
 // Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
 // and that form (or the bfloat16 form for rows split by phase, given as many taps) issues them a
@@ -174,6 +176,8 @@ class SourcePrefetcher {
       read_through = std::max<int64_t>(read_through, runs.first[i] + count - 1);
     }
     spread_ = UseManyTapForm(static_cast<size_t>(longest), src_stride, element_bytes);
+    silent_ = !spread_ && !TuningForCpu().prefetch_rows_at_once;
+    if (silent_) return;
     const int64_t advance =
         last_i > first_i
             ? (runs.first[last_i] - first_row + static_cast<int64_t>(last_i - first_i) - 1) /
@@ -206,6 +210,7 @@ class SourcePrefetcher {
   // 1.13-1.25. Bands without gaps keep the rows in one stretch: walked run by run, the 2x
   // downscales' calls in cache ran 10-15 % slower.
   LinePrefetchQueue* Ahead(size_t i) {
+    if (silent_) return nullptr;
     const int64_t row = runs_.first[i] + CountOf(i) - 1;
     if (!spread_ && skips_rows_) {
       AheadOnRuns(i, row);
@@ -274,6 +279,7 @@ class SourcePrefetcher {
   int64_t last_row_ = -1;
   int64_t done_ = -1;
   bool spread_ = false;      // whether any run of the band takes the many-tap form
+  bool silent_ = false;      // whether no row is asked for (none spread, none at once)
   bool skips_rows_ = false;  // whether rows between the band's first and last go unread
 };
 
