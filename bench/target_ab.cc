@@ -86,13 +86,15 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.many_taps_in_half_vectors = flag();
     } else if (key == "blocked_in_half_vectors") {
       tuning.blocked_in_half_vectors = flag();
+    } else if (key == "wide_periodic_taps") {
+      tuning.wide_periodic_taps = static_cast<int32_t>(value);
     } else if (key == "prefetch_row_group_chunks") {
       tuning.prefetch_row_group_chunks = flag();
     } else {
       throw ToolError("tuning key '" + key +
                       "': expected at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, "
-                      "many_taps_in_half_vectors, prefetch_row_group_chunks or "
-                      "blocked_in_half_vectors");
+                      "many_taps_in_half_vectors, prefetch_row_group_chunks, "
+                      "blocked_in_half_vectors or wide_periodic_taps");
     }
   }
 }
@@ -104,7 +106,8 @@ std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
          ",into_l2=" + std::to_string(tuning.into_l2 ? 1 : 0) +
          ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0) +
          ",prefetch_row_group_chunks=" + std::to_string(tuning.prefetch_row_group_chunks ? 1 : 0) +
-         ",blocked_in_half_vectors=" + std::to_string(tuning.blocked_in_half_vectors ? 1 : 0);
+         ",blocked_in_half_vectors=" + std::to_string(tuning.blocked_in_half_vectors ? 1 : 0) +
+         ",wide_periodic_taps=" + std::to_string(tuning.wide_periodic_taps);
 }
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a

@@ -1145,13 +1145,18 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
 // channels-last: `expect_plan` checks each plan's W form, then both pass orders at one and three
 // threads must match the naive product in float32 and bfloat16.
 void PlanAndRunBilinearWidth(int64_t source_w, int64_t result_w,
-                             const std::function<void(const Plan&)>& expect_plan) {
+                             const std::function<void(const Plan&)>& expect_plan,
+                             bool gradient = false) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
-  SCOPED_TRACE(::testing::Message() << kernels::ActiveTargetName() << ", " << lanes << " lanes, "
-                                    << source_w << " -> " << result_w << " columns");
+  SCOPED_TRACE(::testing::Message()
+               << kernels::ActiveTargetName() << ", " << lanes << " lanes, " << source_w << " -> "
+               << result_w << " columns" << (gradient ? " (gradient)" : ""));
   // Problem's "in" sizes are the result's, its "out" sizes the source's.
   const AxisRuns ax_h = AsGather(BuildBilinearAxis(AxisSpec{20, 9, false, 0.0}));
-  const AxisRuns ax_w = AsGather(BuildBilinearAxis(AxisSpec{source_w, result_w, false, 0.0}));
+  // The gradient's W axis is the transpose of the forward result_w -> source_w upscale.
+  const AxisRuns ax_w = gradient
+                            ? Transpose(BuildBilinearAxis(AxisSpec{result_w, source_w, false, 0.0}))
+                            : AsGather(BuildBilinearAxis(AxisSpec{source_w, result_w, false, 0.0}));
   for (const bool channels_last : {false, true}) {
     const Problem p{2, 3, 9, result_w, 20, source_w, channels_last};
     PlaneView grad, result;
@@ -1222,6 +1227,39 @@ TEST(Engine, FewTapRunsPastFourVectorsPlanAndRunHalfVectorsOnAvx512) {
       EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);
     }
   });
+}
+
+// The gradient of a bilinear 224 -> 500 upscale (500 -> 224 columns): runs of 5 and 6 taps
+// whose 16 results read 38 columns. Where the CPU's tuning takes such runs from three loads
+// (KernelTuning::wide_periodic_taps: 8 on Intel), AVX-512 plans the periodic form from three
+// loads instead of the blocked form; AVX2 (whose cost count keeps the blocked form) and a
+// tuning of 4 (AMD) plan no run of more than four taps past two loads. Either way the naive
+// product, planar and channels-last, float32 and bfloat16, both pass orders.
+TEST(Engine, FiveAndSixTapRunsPlanThreeLoadsOnAvx512WhereTheTuningTakesThem) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  for (const int32_t wide_taps : {4, 8}) {
+    kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
+    tuning.wide_periodic_taps = wide_taps;
+    kernels::OverrideTuning(tuning);
+    SCOPED_TRACE(::testing::Message() << "wide_periodic_taps " << wide_taps);
+    PlanAndRunBilinearWidth(
+        500, 224,
+        [&](const Plan& plan) {
+          const PeriodicInterior& periodic = plan.schedule.w_periodic;
+          const int32_t loads =
+              kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes));
+          if (lanes == 16 && wide_taps == 8) {
+            EXPECT_EQ(periodic.lanes, lanes);
+            EXPECT_EQ(loads, 3);
+            EXPECT_GT(periodic.taps, 4);
+            EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
+          } else if (wide_taps == 4 && periodic.lanes > 0) {
+            EXPECT_TRUE(loads <= 2 || periodic.taps <= 4);
+          }
+        },
+        /*gradient=*/true);
+  }
+  kernels::OverrideTuning(kernels::DefaultTuningForCpu());
 }
 
 }  // namespace

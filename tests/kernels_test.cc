@@ -702,7 +702,7 @@ struct Ratio {
 };
 
 // The reach the W kernels carry, as plans use it for planar rows.
-constexpr PeriodicReach kKernelReach{kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
+constexpr PeriodicReach kKernelReach{kernels::kMaxPeriodicLoads, kernels::kMaxPeriodicTaps};
 
 // The W axis of `periods` whole periods of a ratio, bilinear or bicubic AA: the transpose of the
 // forward shift -> period axis (a backward pass) or that axis itself (a forward one); either
@@ -751,7 +751,8 @@ void ExpectPeriodicRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInter
 // says, for AddressSanitizer). Lengths run to past 8 vectors of this target, so that each
 // period is found and run, with one source load per vector and with two, over several vectors;
 // and, with the reach the kernels carry (kernels::PeriodicLoads), bilinear downscales by 9/4,
-// 5/2, 7/2 and 4 with three and four loads.
+// 5/2, 7/2 and 4 with three and four loads, and the gradients of 9/4, 5/2 and 7/2 upscales (5 to 8
+// taps) with as many.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns) {
   const int64_t lanes = TargetLanes();
   // The kernels find a tap's lane with a mask, so only power-of-two lanes have the form (SVE
@@ -760,7 +761,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
   std::vector<int> axes_with_period(kMaxPeriod + 1, 0);
   std::vector<int> axes_with_loads(kernels::kMaxPeriodicLoads + 1, 0);
   int several_vector_axes = 0, overhang_axes = 0, several_pattern_axes = 0;
-  int several_pattern_overhang_axes = 0;
+  int several_pattern_overhang_axes = 0, wide_many_tap_axes = 0;
   for (const Ratio ratio :
        {Ratio{8, 7}, Ratio{7, 8}, Ratio{4, 3}, Ratio{3, 4}, Ratio{2, 3}, Ratio{3, 2}, Ratio{2, 1},
         Ratio{4, 1}, Ratio{8, 5}, Ratio{5, 3}, Ratio{1, 5}, Ratio{1, 6}, Ratio{4, 9}, Ratio{2, 5},
@@ -796,6 +797,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
               kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes));
           ASSERT_GT(loads, 0) << where;
           ++axes_with_loads[loads];
+          if (loads > 2 && periodic.taps > 4) ++wide_many_tap_axes;
           if (periodic.vectors >= 2) ++several_vector_axes;
           if (periodic.patterns > 1) {
             ++several_pattern_axes;
@@ -820,6 +822,10 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorIsBitIdenticalToExactRuns
   for (int loads = 1; loads <= (lanes > 1 ? kernels::kMaxPeriodicLoads : 2); ++loads) {
     EXPECT_GT(axes_with_loads[loads], 0) << loads << " loads";
   }
+  // Runs of 5 to 8 taps from three and four loads: the gradients of bilinear upscales by 2.25,
+  // 2.5 and 3.5 (each source column takes 5 to 8 result columns), reaching 3-4 vectors of 8 and
+  // 16 lanes (four lanes need more loads than the kernels carry).
+  if (lanes >= 8) EXPECT_GT(wide_many_tap_axes, 0);
   EXPECT_GT(several_vector_axes, 0);
   EXPECT_GT(several_pattern_axes, 0);
   // Interiors that end between whole vectors run one more, overlapping vector there, which for
@@ -1253,9 +1259,9 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicHalfVectorsAreBitIdenticalToExact
     return;
   }
   const auto half = static_cast<int32_t>(lanes / 2);
-  const PeriodicReach reach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
+  const PeriodicReach reach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxPeriodicTaps};
   std::vector<int> runs_with_loads(kernels::kMaxPeriodicLoads + 1, 0);
-  int periodic_runs = 0, table_runs = 0, overhang_runs = 0;
+  int periodic_runs = 0, table_runs = 0, overhang_runs = 0, many_tap_runs = 0;
   const auto run = [&](const AxisRuns& exact, const PeriodicInterior& periodic,
                        const std::string& where) {
     if (periodic.lanes == 0) return;
@@ -1265,25 +1271,35 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicHalfVectorsAreBitIdenticalToExact
     if (loads < 3) return;  // whole vectors reach these: the kernels carry no half form
     ++runs_with_loads[loads];
     if (periodic.overhang > 0) ++overhang_runs;
+    if (periodic.taps > 4) ++many_tap_runs;
     ExpectPeriodicRowsMatchExactRuns(exact, periodic, where);
   };
-  for (const Ratio ratio : {Ratio{4, 17}, Ratio{2, 9}, Ratio{1, 5}, Ratio{1, 7}, Ratio{2, 15}}) {
+  // Bilinear downscales by 4.25 to 7.5 (two taps), and the gradients of upscales by 3 to 3.75
+  // (6 to 8 taps; at 3.75, 16 results read 68 columns and 8 read 33: half vectors of 8 taps).
+  for (const auto& [ratio, transposed] : {std::pair{Ratio{4, 17}, false},
+                                          {Ratio{2, 9}, false},
+                                          {Ratio{1, 5}, false},
+                                          {Ratio{1, 7}, false},
+                                          {Ratio{2, 15}, false},
+                                          {Ratio{1, 3}, true},
+                                          {Ratio{2, 7}, true},
+                                          {Ratio{4, 15}, true}}) {
     for (int64_t periods = 1; ratio.period * periods <= SweepEnd(lanes); ++periods) {
-      const AxisRuns exact = RatioAxis(ratio, periods, /*bicubic=*/false, /*transposed=*/false);
-      const PeriodicInterior periodic = FindPeriodicInterior(
-          exact, half, kernels::kMaxWidePeriodicTaps, 1, /*channels=*/1, reach);
+      const AxisRuns exact = RatioAxis(ratio, periods, /*bicubic=*/false, transposed);
+      const PeriodicInterior periodic =
+          FindPeriodicInterior(exact, half, kernels::kMaxPeriodicTaps, 1, /*channels=*/1, reach);
       if (periodic.lanes > 0) ++periodic_runs;
       run(exact, periodic,
           "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
-              " periods " + std::to_string(periods));
+              " periods " + std::to_string(periods) + (transposed ? " transposed" : ""));
       if (HasFatalFailure()) return;
     }
   }
   for (int64_t length = 2 * half - 1; length <= SweepEnd(lanes) + 1; ++length) {
     for (const int64_t source : {length * 9 / 2 + 1, length * 7 - 3}) {
       const AxisRuns exact = AsGather(BuildBilinearAxis(AxisSpec{source, length}));
-      const PeriodicInterior table = FindRowTableInterior(
-          exact, half, kernels::kMaxWidePeriodicTaps, 1, size_t{1} << 20, reach);
+      const PeriodicInterior table =
+          FindRowTableInterior(exact, half, kernels::kMaxPeriodicTaps, 1, size_t{1} << 20, reach);
       if (table.lanes > 0) ++table_runs;
       run(exact, table, "length " + std::to_string(length) + " from " + std::to_string(source));
       if (HasFatalFailure()) return;
@@ -1294,6 +1310,7 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicHalfVectorsAreBitIdenticalToExact
   EXPECT_GT(runs_with_loads[3], 0);
   EXPECT_GT(runs_with_loads[4], 0);
   EXPECT_GT(overhang_runs, 0);
+  EXPECT_GT(many_tap_runs, 0);
 }
 
 TEST(RowTableInterior, NoneWhereTheTablesWouldNotFitOrTheTapsSpreadTooFar) {
@@ -1321,10 +1338,11 @@ TEST(RowTableInterior, NoneWhereTheTablesWouldNotFitOrTheTapsSpreadTooFar) {
   EXPECT_GT(wide.span, 32);
   EXPECT_LE(wide.span, 48);
   EXPECT_EQ(kernels::PeriodicLoads(wide.span, wide.taps, 16), 3);
-  // The kernels carry no form past four loads, nor past two for more than four taps.
+  // The kernels carry no form past four loads, nor for more than eight taps.
   EXPECT_EQ(kernels::PeriodicLoads(65, 2, 16), 0);
-  EXPECT_EQ(kernels::PeriodicLoads(33, 5, 16), 0);
-  EXPECT_EQ(kernels::PeriodicLoads(32, 8, 16), 2);
+  EXPECT_EQ(kernels::PeriodicLoads(33, 5, 16), 3);
+  EXPECT_EQ(kernels::PeriodicLoads(64, 8, 16), 4);
+  EXPECT_EQ(kernels::PeriodicLoads(32, 9, 16), 0);
 }
 
 TEST(PeriodicInterior, FoundForSevenEighthsWithAPatternPerStart) {

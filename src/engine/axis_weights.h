@@ -171,9 +171,10 @@ struct PeriodicInterior {
 inline constexpr int32_t kMaxPeriod = 16;
 inline constexpr int32_t kMaxPeriodicPatterns = 24;
 
-// How far a periodic vector's taps may lie from its base: within `loads` vectors of columns,
-// and within two where a run has more than `wide_taps` taps (the forms the kernels carry:
-// kernels::PeriodicLoads). The default is two vectors for every run.
+// How far a periodic vector's taps may lie from its base: within `loads` vectors of columns
+// (at most what the kernels carry: kernels::PeriodicLoads), and within two where a run has more
+// than `wide_taps` taps (plans take the CPU's KernelTuning::wide_periodic_taps). The default is
+// two vectors for every run.
 struct PeriodicReach {
   int32_t loads = 2;
   int32_t wide_taps = 0;

@@ -26,10 +26,15 @@ constexpr int64_t kMaxChannelBlock = 512;
 constexpr int32_t kMinPeriodicVectors = 2;
 constexpr size_t kMaxRowTableBytes = 12 * 1024;
 // Planar rows take periodic vectors whose few taps reach up to four vectors from the base (a
-// bilinear 500 -> 224 forward: 38 columns for 16 results), where a gather per tap had served.
-// Pixel rows keep two: their interleaved forms are weighed against planar ones, not measured
-// past two.
-constexpr PeriodicReach kPlanarReach{kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps};
+// bilinear 500 -> 224 forward: 38 columns for 16 results), where a gather per tap had served,
+// for runs of as many taps as the CPU's tuning says (KernelTuning::wide_periodic_taps). Pixel
+// rows keep two: their interleaved forms are weighed against planar ones, not measured past two.
+int32_t WidePeriodicTaps() {
+  return std::clamp(kernels::TuningForCpu().wide_periodic_taps, 1, kernels::kMaxPeriodicTaps);
+}
+PeriodicReach PlanarReach() {
+  return PeriodicReach{kernels::kMaxPeriodicLoads, WidePeriodicTaps()};
+}
 // Blocked W-pass weights beyond this many floats are not worth their memory.
 constexpr size_t kMaxBlockedFloats = size_t{8} << 20;
 
@@ -227,9 +232,9 @@ PeriodicInterior PeriodicOrRowTable(const AxisRuns& axis, int32_t lanes, int32_t
 PeriodicInterior PeriodicInHalfVectors(const AxisRuns& axis, int64_t lanes) {
   if (lanes < 2 || !kernels::PeriodicRowsInHalfVectors()) return {};
   // Four whole loads are eight half vectors of columns.
-  PeriodicInterior periodic = PeriodicOrRowTable(
-      axis, static_cast<int32_t>(lanes / 2), kernels::kMaxWidePeriodicTaps,
-      PeriodicReach{2 * kernels::kMaxPeriodicLoads, kernels::kMaxWidePeriodicTaps});
+  PeriodicInterior periodic =
+      PeriodicOrRowTable(axis, static_cast<int32_t>(lanes / 2), WidePeriodicTaps(),
+                         PeriodicReach{2 * kernels::kMaxPeriodicLoads, WidePeriodicTaps()});
   // The kernels carry half vectors from three loads on (fewer would have fit whole vectors).
   if (periodic.lanes > 0 &&
       kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes)) < 3) {
@@ -293,7 +298,7 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   const int64_t other_steps =
       schedule->w_blocked.lanes > 0 ? schedule->w_blocked.window_steps : TapCount(axis_w);
   schedule->w_periodic = PeriodicOrRowTable(axis_w, static_cast<int32_t>(lanes),
-                                            kernels::kMaxPeriodicTaps, kPlanarReach);
+                                            kernels::kMaxPeriodicTaps, PlanarReach());
   if (schedule->w_periodic.lanes == 0) {
     schedule->w_periodic = PeriodicInHalfVectors(axis_w, lanes);
   }

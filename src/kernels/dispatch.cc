@@ -163,7 +163,8 @@ KernelTuning DefaultTuningForCpu() {
                         /*into_l2=*/true,
                         /*many_taps_in_half_vectors=*/true,
                         /*prefetch_row_group_chunks=*/true,
-                        /*blocked_in_half_vectors=*/true};
+                        /*blocked_in_half_vectors=*/true,
+                        /*wide_periodic_taps=*/4};
   }
 #endif
   return KernelTuning{/*at_once_bytes=*/512,
@@ -172,7 +173,8 @@ KernelTuning DefaultTuningForCpu() {
                       /*into_l2=*/false,
                       /*many_taps_in_half_vectors=*/false,
                       /*prefetch_row_group_chunks=*/false,
-                      /*blocked_in_half_vectors=*/false};
+                      /*blocked_in_half_vectors=*/false,
+                      /*wide_periodic_taps=*/kMaxPeriodicTaps};
 }
 
 namespace {

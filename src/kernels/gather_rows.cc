@@ -637,11 +637,10 @@ constexpr std::array<PeriodicRowFunction, kMaxPeriodicTaps> HalfPeriodicRowsForL
 // periodic interior for this target's lanes (or half of them: kHasHalfPeriodic).
 PeriodicRowFunction SelectPeriodicRow(const GatherAxis& axis) {
   using Taps = std::make_integer_sequence<int, kMaxPeriodicTaps>;
-  using WideTaps = std::make_integer_sequence<int, kMaxWidePeriodicTaps>;
   static_assert(kMaxPeriodicLoads == 4, "one row of kTable per load count");
   static constexpr std::array<std::array<PeriodicRowFunction, kMaxPeriodicTaps>, 4> kTable = {
       PeriodicRowsForLoads<1>(Taps()), PeriodicRowsForLoads<2>(Taps()),
-      PeriodicRowsForLoads<3>(WideTaps()), PeriodicRowsForLoads<4>(WideTaps())};
+      PeriodicRowsForLoads<3>(Taps()), PeriodicRowsForLoads<4>(Taps())};
   const auto lanes = static_cast<int32_t>(hn::Lanes(hn::ScalableTag<float>()));
   // The lane of a tap's column is taken modulo lanes with a mask (GatherPeriodicRows), so the
   // lanes must be a power of two (SVE allows other multiples of four).
@@ -651,7 +650,7 @@ PeriodicRowFunction SelectPeriodicRow(const GatherAxis& axis) {
       // Half vectors whose whole-vector loads reach beyond two (the plan keeps them only where
       // whole vectors reach too far: PeriodicRowsInHalfVectors).
       static constexpr std::array<std::array<PeriodicRowFunction, kMaxPeriodicTaps>, 2> kHalf = {
-          HalfPeriodicRowsForLoads<3>(WideTaps()), HalfPeriodicRowsForLoads<4>(WideTaps())};
+          HalfPeriodicRowsForLoads<3>(Taps()), HalfPeriodicRowsForLoads<4>(Taps())};
       const int32_t loads = PeriodicLoads(axis.periodic_span, axis.periodic_taps, lanes);
       if (loads < 3) return nullptr;
       return kHalf[static_cast<size_t>(loads - 3)][static_cast<size_t>(axis.periodic_taps - 1)];

@@ -60,19 +60,20 @@ void CombineRowPairFrom(DType dtype, float* dst0, float* dst1, size_t n, const v
 inline constexpr int32_t kMaxUniformStride = 4;
 inline constexpr int32_t kMaxUniformTaps = 16;
 // The periodic interiors the W kernels carry: runs of up to 8 taps (bicubic AA at ratios near
-// 1 has about 6) whose vector's taps lie within two vectors of columns from its base, and runs
-// of up to 4 taps (bilinear and bicubic) within four: downscales by 2 to about 3.9 (an image
-// resized from 500 or 640 to 224), whose lanes otherwise took a gather per tap.
+// 1 has about 6) whose vector's taps lie within four vectors of columns from its base:
+// downscales by 2 to about 3.9 (an image resized from 500 or 640 to 224: bilinear, bicubic and
+// bilinear AA's runs of 5 and 6 taps; the gradients of upscales by as much), whose lanes
+// otherwise took a gather per tap or the blocked form. Plans take runs of more than
+// KernelTuning::wide_periodic_taps taps from two loads at most.
 inline constexpr int32_t kMaxPeriodicTaps = 8;
 inline constexpr int32_t kMaxPeriodicLoads = 4;
-inline constexpr int32_t kMaxWidePeriodicTaps = 4;
 
 // The vectors of columns a periodic vector loads from its base for `span` columns, or 0 where
 // the kernels carry no form for that span and tap count.
 inline int32_t PeriodicLoads(int32_t span, int32_t taps, int32_t lanes) {
   if (span < 1 || taps < 1 || taps > kMaxPeriodicTaps || lanes < 1) return 0;
   const int32_t loads = (span + lanes - 1) / lanes;
-  if (loads > kMaxPeriodicLoads || (loads > 2 && taps > kMaxWidePeriodicTaps)) return 0;
+  if (loads > kMaxPeriodicLoads) return 0;
   return loads;
 }
 
@@ -375,6 +376,16 @@ struct KernelTuning {
   // read) is barely shorter where a downscale's stride makes up most of it. The plan takes half
   // vectors only there (BlockedInHalfVectors, plan.cc). The bits are the same either way.
   bool blocked_in_half_vectors;
+  // Runs of how many taps at most plans take from three or four loads of columns (the periodic
+  // W form, up to kMaxPeriodicTaps): 8 on Intel, 4 on AMD. Between 5 and 8 they are the
+  // bilinear AA downscales by 2 to 3 and the gradients of bilinear upscales by 2 to 3.5, which
+  // otherwise take the blocked form. On the Emerald Rapids VM (session 34, AVX-512,
+  // in-process): a bilinear AA 500 -> 224 forward 1.16-1.17x faster (channels-last 1.42-1.46),
+  // 640x480 -> 224 1.17-1.20, the 224 -> 500 bilinear gradient 1.08-1.09 and the 100 -> 250 one
+  // 1.35-1.42, in cache and from memory alike; the suite 0.95-1.04 (only case 36's plan moved).
+  // On the Zen 4 VM (session 33) the channels-last AA forward gained 1.17-1.19 and the 100 ->
+  // 250 gradient 1.34-1.39, but the 224 -> 500 gradient lost (0.935-0.944), not looked into.
+  int32_t wide_periodic_taps;
 };
 // The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
 const KernelTuning& TuningForCpu();
@@ -388,7 +399,7 @@ size_t FloatLanes();
 
 // Whether the dispatched target runs periodic interiors of half its lanes (GatherAxis's
 // periodic_lanes == FloatLanes() / 2): AVX-512, 8 results a vector from up to four whole
-// 16-float loads, for runs of at most kMaxWidePeriodicTaps taps.
+// 16-float loads, for runs of at most kMaxPeriodicTaps taps.
 bool PeriodicRowsInHalfVectors();
 
 // Converts n elements of `dtype` at src[0], src[stride], ... into contiguous floats.
