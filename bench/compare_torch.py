@@ -143,6 +143,10 @@ EXTRA_SHAPES = [
     "bilinear,8,3,500x500,224x224,fp32,forward",
     "bilinear,8,3,500x500,224x224,fp32,channels_last,forward",
     "bicubic,8,3,500x500,224x224,fp32,forward",
+    # torchvision's default resize of a tensor (antialiased bilinear) from 500 to 224 (session
+    # 34): runs of 5 and 6 taps, which the periodic W form takes from three loads on Intel.
+    "bilinear_aa,8,3,500x500,224x224,fp32,forward",
+    "bilinear_aa,8,3,500x500,224x224,fp32,channels_last,forward",
 ]
 
 

@@ -5,6 +5,7 @@
 // elements per second of the kernel's output; use --benchmark_filter to pick a family.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -301,6 +302,36 @@ void BM_DeinterleaveInterleave(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kPixels * channels));
 }
 BENCHMARK(BM_DeinterleaveInterleave)->Arg(3)->Arg(4)->Arg(5)->Arg(6)->Arg(7);
+
+// A group of kPlaneGroup planes of Arg(0) float32 elements each, Arg(1) elements apart,
+// transposed into pixels (the plane groups' first step). The groups lie one after another
+// through Arg(2) MiB (0: one group, which stays in L2), so that they come from L3 or memory as
+// the buffer's size decides. Items: elements read. Planes 16 KiB apart put a vector's 16 lines
+// in one L1 set: on the Emerald Rapids VM (12-way L1) one group in L2 took 2.1x the time of
+// planes 64 bytes further apart, from L3 1.04x (session 34 in bench/RESULTS.md).
+void BM_PlanesToPixels(benchmark::State& state) {
+  const auto plane = static_cast<size_t>(state.range(0));
+  const auto stride = static_cast<size_t>(state.range(1));
+  const auto buffer_bytes = static_cast<size_t>(state.range(2)) << 20;
+  const size_t group_elements = kernels::kPlaneGroup * stride;
+  const size_t groups = std::max<size_t>(1, buffer_bytes / sizeof(float) / group_elements);
+  std::vector<float> planes(groups * group_elements, 1.0f);
+  std::vector<float> pixels(kernels::kPlaneGroup * plane);
+  size_t group = 0;
+  for (auto _ : state) {
+    kernels::PlanesToPixels(DType::kFloat32, planes.data() + group * group_elements,
+                            static_cast<ptrdiff_t>(stride), kernels::kPlaneGroup, plane,
+                            pixels.data());
+    benchmark::DoNotOptimize(pixels.data());
+    benchmark::ClobberMemory();
+    group = group + 1 == groups ? 0 : group + 1;
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kernels::kPlaneGroup * plane));
+}
+BENCHMARK(BM_PlanesToPixels)
+    ->ArgsProduct({{4096}, {4096, 4096 + 16}, {0, 16, 256}})
+    ->Args({784, 784, 16})
+    ->ArgNames({"plane", "stride", "MiB"});
 
 }  // namespace
 }  // namespace aclnn_upsample
