@@ -368,7 +368,9 @@ struct KernelTuning {
   // 1.11-1.16x faster in five runs, 1024 -> 128 1.13, RGB 512 -> 256 bilinear AA 1.11-1.31, 2x
   // bilinear downscale 1.14, bfloat16 RGBA 2x bilinear AA 1.14, 16 channels 4x bicubic
   // AA 1.02-1.06; the 2x upscales and cases 7, 13, 14 and 21, which take other H passes, 0.96-1.03.
-  // A chunk further ahead measured 0.96-0.99 of one. Unmeasured on Intel, which keeps what it had.
+  // A chunk further ahead measured 0.96-0.99 of one. On the Emerald Rapids VM (Intel, session 34)
+  // it ran case 27 in 1.09x its time and channels-last RGB and 64-channel shapes in 0.97-1.01x,
+  // so Intel keeps it off.
   bool prefetch_row_group_chunks;
   // Whether the planar W pass's blocked form (dense windows, GatherRows) may run in 256-bit
   // vectors on AVX-512 targets: on AMD, where a 512-bit FMA takes both 256-bit pipes, so a
