@@ -26,6 +26,7 @@
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
 #include "support/random_axis.h"
+#include "support/scoped_tuning.h"
 
 namespace aclnn_upsample {
 namespace {
@@ -1117,9 +1118,8 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
     ShapeViews(p, &grad, &result);
     std::vector<uint8_t> bits[2];
     for (const bool half_allowed : {false, true}) {
-      kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
-      tuning.blocked_in_half_vectors = half_allowed;
-      kernels::OverrideTuning(tuning);
+      const ScopedTuning tuning(
+          [&](kernels::KernelTuning& t) { t.blocked_in_half_vectors = half_allowed; });
       const Plan plan =
           BuildPlan(DType::kFloat32, grad, result, ax_h, ax_w, 1, PassOrder::kCheapest);
       // One lane never blocks (a block of one element is its exact run).
@@ -1136,7 +1136,6 @@ TEST(Engine, BlockedFormTakesHalfVectorsOnlyForDownscalesAndChangesNoBits) {
         }
       }
     }
-    kernels::OverrideTuning(kernels::DefaultTuningForCpu());
     EXPECT_EQ(bits[0], bits[1]);
   }
 }
@@ -1238,9 +1237,7 @@ TEST(Engine, FewTapRunsPastFourVectorsPlanAndRunHalfVectorsOnAvx512) {
 TEST(Engine, FiveAndSixTapRunsPlanThreeLoadsOnAvx512WhereTheTuningTakesThem) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   for (const int32_t wide_taps : {4, 8}) {
-    kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
-    tuning.wide_periodic_taps = wide_taps;
-    kernels::OverrideTuning(tuning);
+    const ScopedTuning tuning([&](kernels::KernelTuning& t) { t.wide_periodic_taps = wide_taps; });
     SCOPED_TRACE(::testing::Message() << "wide_periodic_taps " << wide_taps);
     PlanAndRunBilinearWidth(
         500, 224,
@@ -1259,7 +1256,6 @@ TEST(Engine, FiveAndSixTapRunsPlanThreeLoadsOnAvx512WhereTheTuningTakesThem) {
         },
         /*gradient=*/true);
   }
-  kernels::OverrideTuning(kernels::DefaultTuningForCpu());
 }
 
 }  // namespace

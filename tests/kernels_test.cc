@@ -26,6 +26,7 @@
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
 #include "support/random_axis.h"
+#include "support/scoped_tuning.h"
 
 namespace aclnn_upsample {
 namespace {
@@ -1081,25 +1082,18 @@ TEST(LinePrefetchQueue, IssuesEveryLineOfEachQueuedRowOnce) {
   EXPECT_EQ(queue.NextLine(), nullptr);
 }
 
+// Whether rows of few taps are prefetched at once, which the CPU's tuning decides (kernels.h),
+// for a test's scope.
+ScopedTuning RowsAtOnce(bool prefetched) {
+  return ScopedTuning(
+      [&](kernels::KernelTuning& tuning) { tuning.prefetch_rows_at_once = prefetched; });
+}
+
 // The prefetcher queues the rows after each run's last, up to its distance, for the many-tap
 // form to spread; a run that jumps past the queued rows drops them (the API fuzzer found the
 // queue appending rows that did not continue it), and runs of few taps are prefetched at once.
-// Sets whether rows of few taps are prefetched at once (the CPU's tuning decides, kernels.h) for
-// the scope, and restores the CPU's tuning after.
-class RowsAtOnce {
- public:
-  explicit RowsAtOnce(bool prefetched) {
-    kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
-    tuning.prefetch_rows_at_once = prefetched;
-    kernels::OverrideTuning(tuning);
-  }
-  ~RowsAtOnce() { kernels::OverrideTuning(kernels::DefaultTuningForCpu()); }
-  RowsAtOnce(const RowsAtOnce&) = delete;
-  RowsAtOnce& operator=(const RowsAtOnce&) = delete;
-};
-
 TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
-  const RowsAtOnce at_once_prefetched(true);
+  const ScopedTuning at_once_prefetched = RowsAtOnce(true);
   constexpr ptrdiff_t kStride = 256;  // floats: 16 runs of 16 taps span 16 KiB
   constexpr size_t kLinesPerRow = kStride * sizeof(float) / kernels::LinePrefetchQueue::kLineBytes;
   std::vector<char> source(1017 * kStride * sizeof(float));
@@ -1134,7 +1128,7 @@ TEST(SourcePrefetcher, QueuesTheRowsAheadAndStartsAgainAfterAJump) {
 // result row's: a bilinear downscale by 4.46 (1000 -> 224 rows of 4000 bytes) reads 2 rows of
 // every 4 or 5, and a distance counted in source rows had asked for the skipped ones alone.
 TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
-  const RowsAtOnce at_once_prefetched(true);
+  const ScopedTuning at_once_prefetched = RowsAtOnce(true);
   const AxisRuns axis = AsGather(BuildBilinearAxis(AxisSpec{1000, 224, false, 0.0}));
   constexpr ptrdiff_t kStride = 1000;
   std::vector<char> source(1000 * kStride * sizeof(float));
@@ -1165,7 +1159,7 @@ TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
 // Where the CPU's tuning asks for no rows at once (Intel), runs of few taps ask for none, with
 // or without skipped rows, while runs of the many-tap form still queue theirs for spreading.
 TEST(SourcePrefetcher, AsksForNoRowsOfFewTapsWhereTheTuningSaysSo) {
-  const RowsAtOnce none_at_once(false);
+  const ScopedTuning none_at_once = RowsAtOnce(false);
   const AxisRuns downscale = AsGather(BuildBilinearAxis(AxisSpec{1000, 224, false, 0.0}));
   const AxisRuns upscale = AsGather(BuildBilinearAxis(AxisSpec{100, 224, false, 0.0}));
   constexpr ptrdiff_t kStride = 1000;

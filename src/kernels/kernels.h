@@ -384,7 +384,7 @@ struct KernelTuning {
   // otherwise take the blocked form. On the Emerald Rapids VM (session 34, AVX-512,
   // in-process): a bilinear AA 500 -> 224 forward 1.16-1.17x faster (channels-last 1.42-1.46),
   // 640x480 -> 224 1.17-1.20, the 224 -> 500 bilinear gradient 1.08-1.09 and the 100 -> 250 one
-  // 1.35-1.42, in cache and from memory alike; the suite 0.95-1.04 (only case 36's plan moved).
+  // 1.35-1.42, in cache and from memory alike; no plan of the suite moved (case 36 read 0.95-1.04).
   // On the Zen 4 VM (session 33) the channels-last AA forward gained 1.17-1.19 and the 100 ->
   // 250 gradient 1.34-1.39, but the 224 -> 500 gradient lost (0.935-0.944), not looked into.
   int32_t wide_periodic_taps;
