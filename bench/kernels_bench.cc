@@ -303,35 +303,43 @@ void BM_DeinterleaveInterleave(benchmark::State& state) {
 }
 BENCHMARK(BM_DeinterleaveInterleave)->Arg(3)->Arg(4)->Arg(5)->Arg(6)->Arg(7);
 
-// A group of kPlaneGroup planes of Arg(0) float32 elements each, Arg(1) elements apart,
-// transposed into pixels (the plane groups' first step). The groups lie one after another
-// through Arg(2) MiB (0: one group, which stays in L2), so that they come from L3 or memory as
-// the buffer's size decides. Items: elements read. Planes 16 KiB apart put a vector's 16 lines
-// in one L1 set: on the Emerald Rapids VM (12-way L1) one group in L2 took 2.1x the time of
-// planes 64 bytes further apart, from L3 1.04x (session 34 in bench/RESULTS.md).
+// A group of kPlaneGroup planes of Arg(0) elements each, Arg(1) elements apart, transposed into
+// pixels (the plane groups' first step), float32 or bfloat16 (Arg(3): 32 or 16 bits). The groups
+// lie one after another through Arg(2) MiB (0: one group, which stays in L2), so that they come
+// from L3 or memory as the buffer's size decides. Items: elements read. Planes 16 KiB apart put a
+// vector's 16 lines in one L1 set: on the Emerald Rapids VM (12-way L1) one group in L2 took 1.16x
+// the time of planes 64 bytes further apart, from L3 1.05-1.11x (session 35 in bench/RESULTS.md;
+// session 34's 2.1x had pixels off a cache line).
 void BM_PlanesToPixels(benchmark::State& state) {
   const auto plane = static_cast<size_t>(state.range(0));
   const auto stride = static_cast<size_t>(state.range(1));
   const auto buffer_bytes = static_cast<size_t>(state.range(2)) << 20;
+  const DType dtype = state.range(3) == 16 ? DType::kBFloat16 : DType::kFloat32;
+  const size_t elem = DTypeSize(dtype);
   const size_t group_elements = kernels::kPlaneGroup * stride;
-  const size_t groups = std::max<size_t>(1, buffer_bytes / sizeof(float) / group_elements);
-  std::vector<float> planes(groups * group_elements, 1.0f);
-  std::vector<float> pixels(kernels::kPlaneGroup * plane);
+  const size_t groups = std::max<size_t>(1, buffer_bytes / elem / group_elements);
+  std::vector<float> values(groups * group_elements, 1.0f);
+  std::vector<uint8_t> planes(values.size() * elem);
+  kernels::StoreFromFloat(dtype, values.data(), values.size(), planes.data(), 1);
+  // On a cache line, as the plan's scratch is: from a vector's 16-byte alignment every 64-byte
+  // store split a line, and one build's runs read 1.2 or 2.3 us (bfloat16, 784 pixels, in L2).
+  std::vector<float> storage(kernels::kPlaneGroup * plane + 15);
+  float* const pixels =
+      storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16;
   size_t group = 0;
   for (auto _ : state) {
-    kernels::PlanesToPixels(DType::kFloat32, planes.data() + group * group_elements,
-                            static_cast<ptrdiff_t>(stride), kernels::kPlaneGroup, plane,
-                            pixels.data());
-    benchmark::DoNotOptimize(pixels.data());
+    kernels::PlanesToPixels(dtype, planes.data() + group * group_elements * elem,
+                            static_cast<ptrdiff_t>(stride), kernels::kPlaneGroup, plane, pixels);
+    benchmark::DoNotOptimize(pixels);
     benchmark::ClobberMemory();
     group = group + 1 == groups ? 0 : group + 1;
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kernels::kPlaneGroup * plane));
 }
 BENCHMARK(BM_PlanesToPixels)
-    ->ArgsProduct({{4096}, {4096, 4096 + 16}, {0, 16, 256}})
-    ->Args({784, 784, 16})
-    ->ArgNames({"plane", "stride", "MiB"});
+    ->ArgsProduct({{4096}, {4096, 4096 + 16}, {0, 16, 256}, {32}})
+    ->ArgsProduct({{784}, {784}, {0, 16}, {32, 16}})
+    ->ArgNames({"plane", "stride", "MiB", "bits"});
 
 }  // namespace
 }  // namespace aclnn_upsample
