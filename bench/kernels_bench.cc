@@ -321,16 +321,16 @@ void BM_PlanesToPixels(benchmark::State& state) {
   std::vector<float> values(groups * group_elements, 1.0f);
   std::vector<uint8_t> planes(values.size() * elem);
   kernels::StoreFromFloat(dtype, values.data(), values.size(), planes.data(), 1);
-  // On a cache line, as the plan's scratch is: from a vector's 16-byte alignment every 64-byte
-  // store split a line, and one build's runs read 1.2 or 2.3 us (bfloat16, 784 pixels, in L2).
-  std::vector<float> storage(kernels::kPlaneGroup * plane + 15);
-  float* const pixels =
-      storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) / sizeof(float) % 16) % 16;
+  // On a cache line, as the plan's scratch is: from a std::vector's 16-byte alignment every
+  // 64-byte store split a line, and one build's runs read 1.2 or 2.3 us (bfloat16, 784 pixels,
+  // in L2).
+  VectorData<float> pixels(kernels::kPlaneGroup * plane);
   size_t group = 0;
   for (auto _ : state) {
     kernels::PlanesToPixels(dtype, planes.data() + group * group_elements * elem,
-                            static_cast<ptrdiff_t>(stride), kernels::kPlaneGroup, plane, pixels);
-    benchmark::DoNotOptimize(pixels);
+                            static_cast<ptrdiff_t>(stride), kernels::kPlaneGroup, plane,
+                            pixels.data());
+    benchmark::DoNotOptimize(pixels.data());
     benchmark::ClobberMemory();
     group = group + 1 == groups ? 0 : group + 1;
   }

@@ -232,9 +232,10 @@ PeriodicInterior PeriodicOrRowTable(const AxisRuns& axis, int32_t lanes, int32_t
 PeriodicInterior PeriodicInHalfVectors(const AxisRuns& axis, int64_t lanes) {
   if (lanes < 2 || !kernels::PeriodicRowsInHalfVectors()) return {};
   // Four whole loads are eight half vectors of columns.
+  const int32_t wide_taps = WidePeriodicTaps();
   PeriodicInterior periodic =
-      PeriodicOrRowTable(axis, static_cast<int32_t>(lanes / 2), WidePeriodicTaps(),
-                         PeriodicReach{2 * kernels::kMaxPeriodicLoads, WidePeriodicTaps()});
+      PeriodicOrRowTable(axis, static_cast<int32_t>(lanes / 2), wide_taps,
+                         PeriodicReach{2 * kernels::kMaxPeriodicLoads, wide_taps});
   // The kernels carry half vectors from three loads on (fewer would have fit whole vectors).
   if (periodic.lanes > 0 &&
       kernels::PeriodicLoads(periodic.span, periodic.taps, static_cast<int32_t>(lanes)) < 3) {
