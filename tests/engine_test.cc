@@ -893,11 +893,12 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
 }
 
 // A W-first planar task whose tile outgrows L1, where the H pass makes one or two result rows of
-// each tile row, runs the passes in turns (CpuSchedule::w_first_step_rows), and the turns
-// change no bits: against the naive product, across thread counts, and against the same plan
-// with the whole W pass first, streamed or cached, for ratios whose result rows complete two
-// per step (2x) or irregularly (8/7, 3/2). Tiles within L1, H downscales and H upsamples past
-// 2x take no turns.
+// each tile row, runs the passes in turns (CpuSchedule::w_first_step_rows), through a window of
+// the tile where the H runs have at most three taps (w_first_window_rows), and neither changes
+// bits: against the naive product, across thread counts, and against the same plan with the
+// whole W pass first and with turns over the whole tile, streamed or cached, for ratios whose
+// result rows complete two per step (2x) or irregularly (8/7, 3/2). Tiles within L1, H
+// downscales and H upsamples past 2x take no turns; bicubic runs take no window.
 TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
   const auto gather = [](int64_t source, int64_t result) {
     return AsGather(BuildBilinearAxis(AxisSpec{source, result, false, 0.0}));
@@ -918,6 +919,17 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
   EXPECT_EQ(plan_for(Problem{1, 1, 480, 1024, 60, 512, false}, DType::kFloat32, 1)
                 .schedule.w_first_step_rows,
             0);  // H up by 8
+  {
+    const Problem bicubic{1, 1, 256, 1024, 128, 512, false};
+    PlaneView source, result;
+    ShapeViews(bicubic, &source, &result);
+    const Plan plan =
+        BuildPlan(DType::kFloat32, source, result,
+                  AsGather(BuildBicubicAxis(AxisSpec{bicubic.out_h, bicubic.in_h, false, 0.0})),
+                  gather(bicubic.out_w, bicubic.in_w), 1, PassOrder::kWidthFirst);
+    EXPECT_GT(plan.schedule.w_first_step_rows, 0);
+    EXPECT_EQ(plan.schedule.w_first_window_rows, 0);  // four taps: each move copies too much
+  }
 
   const Problem checked{1, 1, 160, 1024, 80, 512, false};  // bands of 20+ rows of 4 KiB
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
@@ -949,12 +961,25 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
         ASSERT_GT(plan.schedule.w_first_step_rows, 0)
             << p.in_w << " " << DTypeName(dtype) << " threads " << threads;
         const int64_t step_rows = plan.schedule.w_first_step_rows;
+        const int64_t window_rows = plan.schedule.w_first_window_rows;
+        // The window must be narrower than a band, so that its rows move.
+        ASSERT_GT(window_rows, step_rows) << p.in_w;
+        int64_t band_rows = 0;
+        for (const RowBand& band : plan.schedule.bands) {
+          band_rows = std::max<int64_t>(band_rows, band.source_row_end - band.source_row_begin);
+        }
+        ASSERT_LT(window_rows, band_rows) << p.in_w;
         plan.problem.source.data = reinterpret_cast<char*>(source_data.data());
         std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
-        std::vector<uint8_t> turns(result_bytes), whole(result_bytes, 0xCD);
+        std::vector<uint8_t> windowed(result_bytes), turns(result_bytes, 0xAB),
+            whole(result_bytes, 0xCD);
         for (bool streamed : {false, true}) {
           plan.schedule.stream_result = streamed;
           plan.schedule.w_first_step_rows = step_rows;
+          plan.schedule.w_first_window_rows = window_rows;
+          plan.problem.result.data = reinterpret_cast<char*>(windowed.data());
+          Execute(plan, workspace.data());
+          plan.schedule.w_first_window_rows = 0;
           plan.problem.result.data = reinterpret_cast<char*>(turns.data());
           Execute(plan, workspace.data());
           plan.schedule.w_first_step_rows = 0;
@@ -962,6 +987,8 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
           Execute(plan, workspace.data());
           ASSERT_EQ(turns, whole) << p.in_w << " " << DTypeName(dtype) << " threads " << threads
                                   << " streamed " << streamed;
+          ASSERT_EQ(windowed, whole) << p.in_w << " " << DTypeName(dtype) << " threads " << threads
+                                     << " streamed " << streamed;
         }
       }
     }

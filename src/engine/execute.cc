@@ -214,17 +214,18 @@ class PlanarTask {
       tile_rows = scratch_.tile.Span(0, rows * result_w_);
       tile = tile_rows;
     }
+    int64_t front = 0;  // the band's source row (from row0) at the tile's first row
     // Tile rows [begin, end) from the source, unless the tile is the source itself.
     const auto w_pass = [&](int64_t begin, int64_t end) {
       if (tile_rows == nullptr || begin >= end) return;
       if (source_direct_) {
         GatherRows(gather_, static_cast<size_t>(end - begin),
                    reinterpret_cast<const float*>(SourceRow(row0 + begin)),
-                   problem_.source.stride_h, tile_rows + begin * result_w_, result_w_);
+                   problem_.source.stride_h, tile_rows + (begin - front) * result_w_, result_w_);
       } else if (problem_.axis_w.identity) {
         for (int64_t r = begin; r < end; ++r) {
           LoadAsFloat(problem_.dtype, SourceRow(row0 + r), problem_.source.stride_w, source_w_,
-                      tile_rows + r * result_w_);
+                      tile_rows + (r - front) * result_w_);
         }
       } else {
         // A row group at a time, so the W pass shares its weight loads across rows as it does
@@ -235,7 +236,7 @@ class PlanarTask {
           float* const source_rows = scratch_.source.Span(0, group * source_w_);
           LoadSourceRows(row0 + r0, group, source_rows);
           GatherRows(gather_, static_cast<size_t>(group), source_rows, source_w_,
-                     tile_rows + r0 * result_w_, result_w_);
+                     tile_rows + (r0 - front) * result_w_, result_w_);
         }
       }
     };
@@ -244,8 +245,8 @@ class PlanarTask {
       const auto runs = HeightRuns(ax_h);
       const auto h_pass = [&](int64_t begin, int64_t end) {
         CombineRowRunsTo(runs, static_cast<size_t>(begin), static_cast<size_t>(end), tile, stride,
-                         static_cast<size_t>(row0), static_cast<size_t>(result_w_), problem_.dtype,
-                         ResultRow(begin), problem_.result.stride_h,
+                         static_cast<size_t>(row0 + front), static_cast<size_t>(result_w_),
+                         problem_.dtype, ResultRow(begin), problem_.result.stride_h,
                          InPlaceResultStores(schedule_));
       };
       const int64_t end = band_.result_row_end, step = schedule_.w_first_step_rows;
@@ -254,9 +255,20 @@ class PlanarTask {
         h_pass(band_.result_row_begin, end);
         return;
       }
+      const int64_t window = schedule_.w_first_window_rows;
       int64_t done = 0;
       for (int64_t hi = band_.result_row_begin; hi < end;) {
         const int64_t target = std::min(rows, done + step);
+        if (window > 0 && target - front > window && ax_h.count(hi) > 0) {
+          // The runs start in order (plan.cc, WidthFirstWindowRows): rows before hi's first one
+          // are read no more. Where no row can go, the step runs on into the whole band's tile.
+          const int64_t keep = RunRowOffset(ax_h, hi, row0);
+          if (keep > front && keep <= done) {
+            std::memmove(tile_rows, tile_rows + (keep - front) * result_w_,
+                         static_cast<size_t>((done - keep) * result_w_) * sizeof(float));
+            front = keep;
+          }
+        }
         w_pass(done, target);
         done = target;
         int64_t step_end = hi;

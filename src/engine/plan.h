@@ -146,6 +146,10 @@ struct CpuSchedule {
   // each step followed by the H pass of every result row it completes, so that those rows are
   // read back from L1; 0 runs the whole band's W pass first (plan.cc, WidthFirstStepRows).
   int64_t w_first_step_rows = 0;
+  // Planar W first in steps: the tile rows the steps fill before the rows still to be read are
+  // moved back to the tile's front, so that the W pass writes into the same few lines over and
+  // over; 0 fills the whole band's tile (plan.cc, WidthFirstWindowRows).
+  int64_t w_first_window_rows = 0;
   // Channels-last H first: the H pass combines consecutive rows in pairs (two rows of scratch).
   bool pair_h_rows = false;
   // Channels-last H first with paired rows, float32 pixels of one or two whole vectors stored
