@@ -898,7 +898,8 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
 // bits: against the naive product, across thread counts, and against the same plan with the
 // whole W pass first and with turns over the whole tile, streamed or cached, for ratios whose
 // result rows complete two per step (2x) or irregularly (8/7, 3/2). Tiles within L1, H
-// downscales and H upsamples past 2x take no turns; bicubic runs take no window.
+// downscales and H upsamples past 2x take no turns; bicubic runs take no window. Tiles past the
+// window and short of the turns' size are cut into bands of about the window (bilinear runs).
 TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
   const auto gather = [](int64_t source, int64_t result) {
     return AsGather(BuildBilinearAxis(AxisSpec{source, result, false, 0.0}));
@@ -910,9 +911,34 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
     return BuildPlan(dtype, source, result, gather(p.out_h, p.in_h), gather(p.out_w, p.in_w),
                      threads, PassOrder::kWidthFirst);
   };
-  EXPECT_EQ(plan_for(Problem{1, 1, 128, 128, 64, 64, false}, DType::kFloat32, 1)
-                .schedule.w_first_step_rows,
-            0);  // a 32 KiB tile
+  {
+    // A 32 KiB tile: no turns; bilinear runs cut it into two bands of about the window,
+    // bicubic ones keep it whole.
+    const Problem small{1, 1, 128, 128, 64, 64, false};
+    const Plan plan = plan_for(small, DType::kFloat32, 1);
+    EXPECT_EQ(plan.schedule.w_first_step_rows, 0);
+    ASSERT_FALSE(plan.schedule.h_pass_first);
+    EXPECT_EQ(plan.schedule.bands.size(), 2u);
+    for (const RowBand& band : plan.schedule.bands) {
+      EXPECT_LE((band.source_row_end - band.source_row_begin - 2) * plan.problem.result.w * 4,
+                16 * 1024);
+    }
+    PlaneView source, result;
+    ShapeViews(small, &source, &result);
+    const Plan bicubic =
+        BuildPlan(DType::kFloat32, source, result,
+                  AsGather(BuildBicubicAxis(AxisSpec{small.out_h, small.in_h, false, 0.0})),
+                  gather(small.out_w, small.in_w), 1, PassOrder::kWidthFirst);
+    EXPECT_EQ(bicubic.schedule.bands.size(), 1u);
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      std::vector<uint8_t> one, three;
+      RunAndCheck(small, gather(small.out_h, small.in_h), gather(small.out_w, small.in_w), dtype,
+                  PassOrder::kWidthFirst, 1, &one);
+      RunAndCheck(small, gather(small.out_h, small.in_h), gather(small.out_w, small.in_w), dtype,
+                  PassOrder::kWidthFirst, 3, &three);
+      EXPECT_EQ(one, three) << DTypeName(dtype);
+    }
+  }
   EXPECT_EQ(plan_for(Problem{1, 1, 80, 1024, 160, 512, false}, DType::kFloat32, 1)
                 .schedule.w_first_step_rows,
             0);  // H down
