@@ -372,6 +372,80 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
   EXPECT_EQ(layout_for(64, 32), Layout::kPlanar);
 }
 
+// H first, plane groups transpose each step's source rows just before it, into a window of
+// about 21 KiB (CpuSchedule::group_source_window_rows), the rows still read moving to its front,
+// and the bits are those of the whole source transposed first: the gradient of a 2x bilinear
+// upsample (runs of 3-4 taps, two rows apart) and a 2x bicubic AA downscale (8 taps), 28 x 28 ->
+// 14 x 14, in float32 and bfloat16 and on 1 and 3 threads. Source pixel rows of 64 pixels (4
+// KiB, five to a window) and runs that start out of order take no window.
+TEST(Engine, PlaneGroupSourceWindowChangesNoBits) {
+  const Problem p{2, 80, 14, 14, 28, 28, false};  // 160 planes: ten groups
+  const AxisRuns bilinear = Transpose(BuildBilinearAxis(AxisSpec{14, 28, false, 0.0}));
+  const AxisRuns bicubic_aa = AsGather(BuildBicubicAAAxis(AxisSpec{28, 14, false, 0.0}));
+  const int64_t window_rows = 21 * 1024 / (28 * 16 * 4);  // 12 of the 28 source rows
+  PlaneView g, r;
+  ShapeViews(p, &g, &r);
+  std::mt19937 rng(41);
+  std::normal_distribution<float> normal;
+  for (const AxisRuns* axis_h : {&bilinear, &bicubic_aa}) {
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      const size_t source_elements = static_cast<size_t>(p.n * g.stride_n);
+      std::vector<float> values(source_elements);
+      for (float& v : values) v = normal(rng);
+      std::vector<uint8_t> source_data(source_elements * DTypeSize(dtype));
+      kernels::StoreFromFloat(dtype, values.data(), source_elements, source_data.data(), 1);
+      const size_t result_bytes = static_cast<size_t>(p.n * r.stride_n) * DTypeSize(dtype);
+      for (int threads : {1, 3}) {
+        SCOPED_TRACE(::testing::Message() << "taps " << axis_h->max_count << " " << DTypeName(dtype)
+                                          << " threads " << threads);
+        Plan plan = BuildPlan(dtype, g, r, *axis_h, bilinear, threads, PassOrder::kHeightFirst);
+        ASSERT_EQ(plan.schedule.layout, Layout::kPlaneGroups);
+        ASSERT_TRUE(plan.schedule.h_pass_first);
+        ASSERT_EQ(plan.schedule.group_source_window_rows, window_rows);
+        plan.problem.source.data = reinterpret_cast<char*>(source_data.data());
+        std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
+        std::vector<uint8_t> windowed(result_bytes, 0xAB), whole(result_bytes, 0xCD);
+        plan.problem.result.data = reinterpret_cast<char*>(windowed.data());
+        Execute(plan, workspace.data());
+        plan.schedule.group_source_window_rows = 0;
+        plan.problem.result.data = reinterpret_cast<char*>(whole.data());
+        Execute(plan, workspace.data());
+        ASSERT_EQ(windowed, whole);
+      }
+    }
+  }
+  // Against the naive product too, through the plan RunAndCheck builds.
+  RunAndCheck(p, bilinear, bilinear, DType::kBFloat16, PassOrder::kHeightFirst, 3, nullptr);
+
+  // Rows of 64 pixels: five in the window, fewer than a step moves; the whole source first.
+  const Problem wide{2, 80, 14, 32, 28, 64, false};
+  PlaneView wide_g, wide_r;
+  ShapeViews(wide, &wide_g, &wide_r);
+  const AxisRuns halve_w = Transpose(BuildBilinearAxis(AxisSpec{32, 64, false, 0.0}));
+  const Plan wide_plan =
+      BuildPlan(DType::kFloat32, wide_g, wide_r, bilinear, halve_w, 1, PassOrder::kHeightFirst);
+  ASSERT_EQ(wide_plan.schedule.layout, Layout::kPlaneGroups);
+  EXPECT_EQ(wide_plan.schedule.group_source_window_rows, 0);
+
+  // The same runs for the result rows in reverse order: a later run starts before an earlier
+  // one, so the rows a move would drop may still be read.
+  AxisRuns reversed = bilinear;
+  reversed.weights.clear();
+  for (int32_t i = 0; i < bilinear.result_size; ++i) {
+    const int32_t from = bilinear.result_size - 1 - i;
+    reversed.first[i] = bilinear.first[from];
+    reversed.weight_offset[i + 1] = reversed.weight_offset[i] + bilinear.count(from);
+    reversed.weights.insert(reversed.weights.end(),
+                            bilinear.weights.begin() + bilinear.weight_offset[from],
+                            bilinear.weights.begin() + bilinear.weight_offset[from + 1]);
+  }
+  const Plan reversed_plan =
+      BuildPlan(DType::kFloat32, g, r, reversed, bilinear, 1, PassOrder::kHeightFirst);
+  ASSERT_EQ(reversed_plan.schedule.layout, Layout::kPlaneGroups);
+  EXPECT_EQ(reversed_plan.schedule.group_source_window_rows, 0);
+  RunAndCheck(p, reversed, bilinear, DType::kFloat32, PassOrder::kHeightFirst, 1, nullptr);
+}
+
 TEST(Engine, IdentityAxesAreSkippedAndExact) {
   const Problem p = {2, 3, 11, 9, 11, 9, false};
   const AxisRuns id_h = IdentityAxis(11), id_w = IdentityAxis(9);

@@ -95,6 +95,15 @@ int64_t RunRowEnd(const AxisRuns& axis, int64_t hi, int64_t row0) {
   return axis.count(hi) > 0 ? axis.first[hi] + axis.count(hi) - row0 : 0;
 }
 
+// A window over a longer run of rows, row *front at its first: moves rows [keep, end) (those
+// still to be read) to the window's front where that frees any rows.
+void MoveRowsToFront(float* window, int64_t row_floats, int64_t keep, int64_t end, int64_t* front) {
+  if (keep <= *front || keep > end) return;
+  std::memmove(window, window + (keep - *front) * row_floats,
+               static_cast<size_t>((end - keep) * row_floats) * sizeof(float));
+  *front = keep;
+}
+
 // The H runs as the row kernels take them.
 RowRuns HeightRuns(const AxisRuns& axis) {
   return RowRuns{axis.first.data(), axis.weight_offset.data(), axis.weights.data()};
@@ -262,12 +271,7 @@ class PlanarTask {
         if (window > 0 && target - front > window && ax_h.count(hi) > 0) {
           // The runs start in order (plan.cc, WidthFirstWindowRows): rows before hi's first one
           // are read no more. Where no row can go, the step runs on into the whole band's tile.
-          const int64_t keep = RunRowOffset(ax_h, hi, row0);
-          if (keep > front && keep <= done) {
-            std::memmove(tile_rows, tile_rows + (keep - front) * result_w_,
-                         static_cast<size_t>((done - keep) * result_w_) * sizeof(float));
-            front = keep;
-          }
+          MoveRowsToFront(tile_rows, result_w_, RunRowOffset(ax_h, hi, row0), done, &front);
         }
         w_pass(done, target);
         done = target;
@@ -440,6 +444,10 @@ class ChannelsLastTask {
     result_row0_ = first_row;
   }
 
+  // Source rows from `first_row` on are read from the work's source view, row first_row at its
+  // first row (the plane groups' source window).
+  void RedirectSourceRows(int64_t first_row) { source_row0_ = first_row; }
+
   // Run() in steps, for a caller that uses each step's result rows at once (the plane groups):
   // RunRows over the band's result rows in order, in any steps. W first, the first step runs the
   // W pass of the whole band; H first, each row starts from the source.
@@ -457,7 +465,9 @@ class ChannelsLastTask {
   }
 
  private:
-  char* SourcePixel(int64_t ho, int64_t wo) const { return At(source_, elem_, n_, c0_, ho, wo); }
+  char* SourcePixel(int64_t ho, int64_t wo) const {
+    return At(source_, elem_, n_, c0_, ho - source_row0_, wo);
+  }
   char* ResultPixel(int64_t hi, int64_t wi) const {
     return At(*result_, elem_, n_, c0_, hi - result_row0_, wi);
   }
@@ -638,6 +648,7 @@ class ChannelsLastTask {
   const PlaneView& source_;
   const PlaneView* result_;
   int64_t result_row0_ = 0;   // the result row at result_'s first row (RedirectResultRows)
+  int64_t source_row0_ = 0;   // the source row at source_'s first row (RedirectSourceRows)
   bool tile_filled_ = false;  // W first: the W pass of the band has run
   const size_t elem_;
   const Scratch scratch_;
@@ -833,12 +844,15 @@ class PlaneGroupTask {
     float* const source_pixels = scratch_.group.Span(0, kGroup * source_plane_);
     const PlaneView& source = problem_.source;
     const char* const source_planes = FirstPlane(source);
-    ForEachPlaneRun(
-        source, schedule_.source_planes_dense, [&](int64_t at, int64_t packed, int64_t count) {
-          kernels::PlanesToPixels(problem_.dtype, source_planes + at * elem_,
-                                  schedule_.source_plane_stride, planes_,
-                                  static_cast<size_t>(count), source_pixels + packed * kGroup);
-        });
+    // With a source window the steps transpose their rows as they come to them (below).
+    if (schedule_.group_source_window_rows == 0) {
+      ForEachPlaneRun(
+          source, schedule_.source_planes_dense, [&](int64_t at, int64_t packed, int64_t count) {
+            kernels::PlanesToPixels(problem_.dtype, source_planes + at * elem_,
+                                    schedule_.source_plane_stride, planes_,
+                                    static_cast<size_t>(count), source_pixels + packed * kGroup);
+          });
+    }
     const PlaneView& result = problem_.result;
     const PlaneView source_view = PixelView(source, source_pixels);
     char* const result_planes = FirstPlane(result);
@@ -873,8 +887,12 @@ class PlaneGroupTask {
     const int64_t end = band.result_row_end;
     int64_t done = 0;     // pixels already in the planes
     int64_t carried = 0;  // pixels at the window's front, left by the step before
+    SourceWindow source_window{this, source_planes, source_pixels};
     for (int64_t hi = band.result_row_begin; hi < end; hi += kPlaneGroupStepRows) {
       const int64_t step_end = std::min(hi + kPlaneGroupStepRows, end);
+      if (schedule_.group_source_window_rows > 0) {
+        pixels.RedirectSourceRows(source_window.Provide(hi, step_end));
+      }
       step_rows.data = reinterpret_cast<char*>(window + carried * kGroup);
       pixels.RedirectResultRows(&step_rows, hi);
       pixels.RunRows(hi, step_end);
@@ -888,6 +906,39 @@ class PlaneGroupTask {
   }
 
  private:
+  // The group's source pixel rows a step at a time (CpuSchedule::group_source_window_rows):
+  // Provide(hi, end) transposes the rows result rows [hi, end) read that are not yet there,
+  // first moving the rows from hi's run on to the front where the new ones would pass the
+  // window (the plan has checked that no later run starts before), and returns the source row
+  // at the front.
+  struct SourceWindow {
+    const PlaneGroupTask* task;
+    const char* source_planes;
+    float* pixels;
+    int64_t front = 0;       // the source row at pixels' first row
+    int64_t transposed = 0;  // source rows [0, transposed) have been transposed
+
+    int64_t Provide(int64_t hi, int64_t end) {
+      const AxisRuns& axis = task->problem_.axis_h;
+      const int64_t row_floats = task->problem_.source.w * kGroup;
+      int64_t needed = transposed;
+      for (int64_t i = hi; i < end; ++i) needed = std::max(needed, RunRowEnd(axis, i, 0));
+      if (needed - front > task->schedule_.group_source_window_rows && axis.count(hi) > 0) {
+        MoveRowsToFront(pixels, row_floats, RunRowOffset(axis, hi, 0), transposed, &front);
+      }
+      if (needed > transposed) {
+        const int64_t row_pixels = task->problem_.source.w;
+        kernels::PlanesToPixels(task->problem_.dtype,
+                                source_planes + transposed * row_pixels * task->elem_,
+                                task->schedule_.source_plane_stride, task->planes_,
+                                static_cast<size_t>((needed - transposed) * row_pixels),
+                                pixels + (transposed - front) * row_floats);
+        transposed = needed;
+      }
+      return front;
+    }
+  };
+
   static constexpr int64_t kGroup = static_cast<int64_t>(kernels::kPlaneGroup);
   static_assert(kPlaneGroupStepRows % static_cast<int64_t>(kHeightGroupRows) == 0 &&
                     kPlaneGroupStepRows % 2 == 0,

@@ -591,21 +591,26 @@ int64_t WidthFirstStepRows(const ResampleProblem& problem, const CpuSchedule& sc
 constexpr int64_t kWidthFirstWindowBytes = 16 * 1024;
 constexpr int32_t kMaxWindowedTaps = 3;
 
-int64_t WidthFirstWindowRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
-  if (schedule.w_first_step_rows == 0) return 0;
-  const AxisRuns& axis = problem.axis_h;
-  int32_t max_taps = 0, last_first = 0;
+// Whether no non-empty run starts before the one of a result row above it: a window of rows that
+// keeps those from the next run's first one on then holds every row a later run reads.
+bool RunsStartInOrder(const AxisRuns& axis) {
+  int32_t last_first = 0;
   for (int32_t i = 0; i < axis.result_size; ++i) {
-    const int32_t count = axis.count(i);
-    if (count == 0) continue;
-    // A move keeps the rows from the next run's first one on: later runs must not start before.
-    if (axis.first[i] < last_first) return 0;
+    if (axis.count(i) == 0) continue;
+    if (axis.first[i] < last_first) return false;
     last_first = axis.first[i];
-    max_taps = std::max(max_taps, count);
   }
-  if (max_taps == 0 || max_taps > kMaxWindowedTaps) return 0;
+  return true;
+}
+
+int64_t WidthFirstWindowRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  const AxisRuns& axis = problem.axis_h;
+  if (schedule.w_first_step_rows == 0 || axis.max_count == 0 || axis.max_count > kMaxWindowedTaps ||
+      !RunsStartInOrder(axis)) {
+    return 0;
+  }
   const int64_t row_bytes = problem.result.w * static_cast<int64_t>(sizeof(float));
-  const int64_t rows = std::max(schedule.w_first_step_rows + 2 * int64_t{max_taps},
+  const int64_t rows = std::max(schedule.w_first_step_rows + 2 * int64_t{axis.max_count},
                                 kWidthFirstWindowBytes / row_bytes);
   return rows < MaxBandRows(schedule.bands) ? rows : 0;
 }
@@ -751,6 +756,31 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
   return scratch;
 }
 
+// H first, the plane groups transpose the source rows each step reads just before it, into a
+// window of kGroupSourceWindowBytes, the rows still to be read moving to its front when the next
+// step's would pass it: the transposes then write lines still in L1, and the H pass reads them
+// from there, where the whole group's source pixels (50 KiB for 16 planes of 28 x 28) had left
+// L1 before it came to them. On the Emerald Rapids VM (session 36, both orders): 28 x 28 -> 14 x
+// 14 bilinear backwards 1.01-1.03 (float32, case 38) and 1.06-1.18 (bfloat16, 40), the AA
+// forwards 1.00-1.04 (43) and 1.05-1.07 (45), a 32 x 32 -> 16 x 16 bfloat16 bicubic AA forward
+// 1.12; AVX2 1.04-1.06 on 38 and 40, the rest 0.97-1.00. Rows of fewer than kMinGroupWindowRows
+// in the window (64-wide planes, 4 KiB pixel rows: case 2) moved a step's worth each step and
+// ran 0.95-0.97 at 8-16 rows: they transpose the whole source first, as sources within the
+// window do.
+constexpr int64_t kGroupSourceWindowBytes = 21 * 1024;
+constexpr int64_t kMinGroupWindowRows = 8;
+
+int64_t GroupSourceWindowRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
+  if (!schedule.h_pass_first || !schedule.source_planes_dense ||
+      !RunsStartInOrder(problem.axis_h)) {
+    return 0;
+  }
+  const int64_t row_bytes = problem.source.w * static_cast<int64_t>(kernels::kPlaneGroup) *
+                            static_cast<int64_t>(sizeof(float));
+  const int64_t rows = kGroupSourceWindowBytes / row_bytes;
+  return rows >= kMinGroupWindowRows && rows < problem.source.h ? rows : 0;
+}
+
 // Plane-group scratch per slot (execute.cc, PlaneGroupTask): the channels-last passes' buffers
 // for float32 pixels of kPlaneGroup channels, and the group buffer: the source pixels and the
 // result pixels (a step's window of them where the result planes are dense).
@@ -874,6 +904,7 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
     const int64_t group = static_cast<int64_t>(kernels::kPlaneGroup);
     schedule.group_window_pixels =
         std::min(p.result.h * p.result.w, kPlaneGroupStepRows * p.result.w + group - 1);
+    schedule.group_source_window_rows = GroupSourceWindowRows(p, schedule);
   }
   if ((schedule.layout == Layout::kChannelsLast || schedule.layout == Layout::kPlaneGroups) &&
       schedule.h_pass_first) {

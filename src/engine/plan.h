@@ -140,6 +140,11 @@ struct CpuSchedule {
   // through (its rows and the pixels short of a whole vector of planes that the step before
   // left), at most the whole result plane; 0 otherwise (the whole result's pixels).
   int64_t group_window_pixels = 0;
+  // Plane groups H first, result planes dense: the source pixel rows a step's transpose writes
+  // into before the rows still to be read move to the front of the group's source pixels
+  // (execute.cc, PlaneGroupTask); 0 transposes the whole source first (plan.cc,
+  // GroupSourceWindowRows).
+  int64_t group_source_window_rows = 0;
   // Planar: rows handed from one pass to the other at once (plan.cc, PlanarRowGroup).
   int64_t row_group = 0;
   // Planar W first, result rows in place: the W pass fills the tile this many rows at a time,
