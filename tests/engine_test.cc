@@ -985,6 +985,14 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
     return BuildPlan(dtype, source, result, gather(p.out_h, p.in_h), gather(p.out_w, p.in_w),
                      threads, PassOrder::kWidthFirst);
   };
+  // The same with bicubic H runs (four taps).
+  const auto bicubic_plan_for = [&](const Problem& p) {
+    PlaneView source, result;
+    ShapeViews(p, &source, &result);
+    return BuildPlan(DType::kFloat32, source, result,
+                     AsGather(BuildBicubicAxis(AxisSpec{p.out_h, p.in_h, false, 0.0})),
+                     gather(p.out_w, p.in_w), 1, PassOrder::kWidthFirst);
+  };
   {
     // A 32 KiB tile: no turns; bilinear runs cut it into two bands of about the window,
     // bicubic ones keep it whole.
@@ -997,13 +1005,7 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
       EXPECT_LE((band.source_row_end - band.source_row_begin - 2) * plan.problem.result.w * 4,
                 16 * 1024);
     }
-    PlaneView source, result;
-    ShapeViews(small, &source, &result);
-    const Plan bicubic =
-        BuildPlan(DType::kFloat32, source, result,
-                  AsGather(BuildBicubicAxis(AxisSpec{small.out_h, small.in_h, false, 0.0})),
-                  gather(small.out_w, small.in_w), 1, PassOrder::kWidthFirst);
-    EXPECT_EQ(bicubic.schedule.bands.size(), 1u);
+    EXPECT_EQ(bicubic_plan_for(small).schedule.bands.size(), 1u);
     for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
       std::vector<uint8_t> one, three;
       RunAndCheck(small, gather(small.out_h, small.in_h), gather(small.out_w, small.in_w), dtype,
@@ -1020,13 +1022,7 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
                 .schedule.w_first_step_rows,
             0);  // H up by 8
   {
-    const Problem bicubic{1, 1, 256, 1024, 128, 512, false};
-    PlaneView source, result;
-    ShapeViews(bicubic, &source, &result);
-    const Plan plan =
-        BuildPlan(DType::kFloat32, source, result,
-                  AsGather(BuildBicubicAxis(AxisSpec{bicubic.out_h, bicubic.in_h, false, 0.0})),
-                  gather(bicubic.out_w, bicubic.in_w), 1, PassOrder::kWidthFirst);
+    const Plan plan = bicubic_plan_for(Problem{1, 1, 256, 1024, 128, 512, false});
     EXPECT_GT(plan.schedule.w_first_step_rows, 0);
     EXPECT_EQ(plan.schedule.w_first_window_rows, 0);  // four taps: each move copies too much
   }

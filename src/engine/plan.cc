@@ -585,7 +585,7 @@ int64_t WidthFirstStepRows(const ResampleProblem& problem, const CpuSchedule& sc
 // where it had written lines that had left L1 for L2. On the Emerald Rapids VM (session 36) the
 // bilinear backwards 224 -> 256 and 256 -> 512 (cases 4 and 37, tiles of 224-512 KiB) ran
 // 1.05-1.12x faster on AVX-512 and alike on AVX2 (1.00), so case 4's AVX-512 run, 1-5 % behind
-// AVX2's before, is 4-6 % ahead of it. A 24 KiB window measured 1.04 on case 4, 32 KiB 1.00.
+// AVX2's before, is 4-7 % ahead of it. A 24 KiB window measured 1.04 on case 4, 32 KiB 1.00.
 // Runs of 4-5 taps (bicubic, bicubic AA: cases 9, 34) ran 0.88 with a 16-row window and
 // 0.96-0.98 with room for four runs past the step: each move copies a run's worth of rows.
 constexpr int64_t kWidthFirstWindowBytes = 16 * 1024;
