@@ -375,7 +375,7 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
 // H first, plane groups transpose each step's source rows just before it, into a window of
 // about 21 KiB (CpuSchedule::group_source_window_rows), the rows still read moving to its front,
 // and the bits are those of the whole source transposed first: the gradient of a 2x bilinear
-// upsample (runs of 3-4 taps, two rows apart) and a 2x bicubic AA downscale (8 taps), 28 x 28 ->
+// upsample (runs of 3-5 taps, two rows apart) and a 2x bicubic AA downscale (8 taps), 28 x 28 ->
 // 14 x 14, in float32 and bfloat16 and on 1 and 3 threads. Source pixel rows of 64 pixels (4
 // KiB, five to a window) and runs that start out of order take no window.
 TEST(Engine, PlaneGroupSourceWindowChangesNoBits) {

@@ -96,7 +96,8 @@ int64_t RunRowEnd(const AxisRuns& axis, int64_t hi, int64_t row0) {
 }
 
 // A window over a longer run of rows, row *front at its first: moves rows [keep, end) (those
-// still to be read) to the window's front where that frees any rows.
+// still to be read) to the window's front where that frees any rows (keep past *front; an empty
+// run's offset, 0, frees none).
 void MoveRowsToFront(float* window, int64_t row_floats, int64_t keep, int64_t end, int64_t* front) {
   if (keep <= *front || keep > end) return;
   std::memmove(window, window + (keep - *front) * row_floats,
@@ -268,7 +269,7 @@ class PlanarTask {
       int64_t done = 0;
       for (int64_t hi = band_.result_row_begin; hi < end;) {
         const int64_t target = std::min(rows, done + step);
-        if (window > 0 && target - front > window && ax_h.count(hi) > 0) {
+        if (window > 0 && target - front > window) {
           // The runs start in order (plan.cc, WidthFirstWindowRows): rows before hi's first one
           // are read no more. Where no row can go, the step runs on into the whole band's tile.
           MoveRowsToFront(tile_rows, result_w_, RunRowOffset(ax_h, hi, row0), done, &front);
@@ -923,7 +924,7 @@ class PlaneGroupTask {
       const int64_t row_floats = task->problem_.source.w * kGroup;
       int64_t needed = transposed;
       for (int64_t i = hi; i < end; ++i) needed = std::max(needed, RunRowEnd(axis, i, 0));
-      if (needed - front > task->schedule_.group_source_window_rows && axis.count(hi) > 0) {
+      if (needed - front > task->schedule_.group_source_window_rows) {
         MoveRowsToFront(pixels, row_floats, RunRowOffset(axis, hi, 0), transposed, &front);
       }
       if (needed > transposed) {
