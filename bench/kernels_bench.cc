@@ -310,29 +310,40 @@ BENCHMARK(BM_DeinterleaveInterleave)->Arg(3)->Arg(4)->Arg(5)->Arg(6)->Arg(7);
 // vector's 16 lines in one L1 set: on the Emerald Rapids VM (12-way L1) one group in L2 took 1.16x
 // the time of planes 64 bytes further apart, from L3 1.05-1.11x (session 35 in bench/RESULTS.md;
 // session 34's 2.1x had pixels off a cache line).
+// A buffer of `buffer_bytes` (0: one group) of groups of kPlaneGroup planes of `dtype`, `stride`
+// elements apart, holding ones, and one group's pixels (`plane` of them) on a cache line, as the
+// plan's scratch is: from a std::vector's 16-byte alignment every 64-byte store split a line,
+// and one build's runs read 1.2 or 2.3 us (bfloat16, 784 pixels, in L2).
+struct PlaneGroupBuffers {
+  PlaneGroupBuffers(DType dtype, size_t plane, size_t stride, size_t buffer_bytes)
+      : elem(DTypeSize(dtype)),
+        group_elements(kernels::kPlaneGroup * stride),
+        groups(std::max<size_t>(1, buffer_bytes / elem / group_elements)),
+        planes(groups * group_elements * elem),
+        pixels(kernels::kPlaneGroup * plane) {
+    const std::vector<float> ones(groups * group_elements, 1.0f);
+    kernels::StoreFromFloat(dtype, ones.data(), ones.size(), planes.data(), 1);
+    std::fill(pixels.data(), pixels.data() + kernels::kPlaneGroup * plane, 1.5f);
+  }
+  uint8_t* Group(size_t group) { return planes.data() + group * group_elements * elem; }
+
+  size_t elem, group_elements, groups;
+  std::vector<uint8_t> planes;
+  VectorData<float> pixels;
+};
+
 void BM_PlanesToPixels(benchmark::State& state) {
   const auto plane = static_cast<size_t>(state.range(0));
   const auto stride = static_cast<size_t>(state.range(1));
-  const auto buffer_bytes = static_cast<size_t>(state.range(2)) << 20;
   const DType dtype = state.range(3) == 16 ? DType::kBFloat16 : DType::kFloat32;
-  const size_t elem = DTypeSize(dtype);
-  const size_t group_elements = kernels::kPlaneGroup * stride;
-  const size_t groups = std::max<size_t>(1, buffer_bytes / elem / group_elements);
-  std::vector<float> values(groups * group_elements, 1.0f);
-  std::vector<uint8_t> planes(values.size() * elem);
-  kernels::StoreFromFloat(dtype, values.data(), values.size(), planes.data(), 1);
-  // On a cache line, as the plan's scratch is: from a std::vector's 16-byte alignment every
-  // 64-byte store split a line, and one build's runs read 1.2 or 2.3 us (bfloat16, 784 pixels,
-  // in L2).
-  VectorData<float> pixels(kernels::kPlaneGroup * plane);
+  PlaneGroupBuffers buffers(dtype, plane, stride, static_cast<size_t>(state.range(2)) << 20);
   size_t group = 0;
   for (auto _ : state) {
-    kernels::PlanesToPixels(dtype, planes.data() + group * group_elements * elem,
-                            static_cast<ptrdiff_t>(stride), kernels::kPlaneGroup, plane,
-                            pixels.data());
-    benchmark::DoNotOptimize(pixels.data());
+    kernels::PlanesToPixels(dtype, buffers.Group(group), static_cast<ptrdiff_t>(stride),
+                            kernels::kPlaneGroup, plane, buffers.pixels.data());
+    benchmark::DoNotOptimize(buffers.pixels.data());
     benchmark::ClobberMemory();
-    group = group + 1 == groups ? 0 : group + 1;
+    group = group + 1 == buffers.groups ? 0 : group + 1;
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kernels::kPlaneGroup * plane));
 }
@@ -340,6 +351,27 @@ BENCHMARK(BM_PlanesToPixels)
     ->ArgsProduct({{4096}, {4096, 4096 + 16}, {0, 16, 256}, {32}})
     ->ArgsProduct({{784}, {784}, {0, 16}, {32, 16}})
     ->ArgNames({"plane", "stride", "MiB", "bits"});
+
+// The way back: a group's pixels (in L1, as the plane groups' window keeps them) into its planes,
+// 16-bit planes rounded on the way.
+void BM_PixelsToPlanes(benchmark::State& state) {
+  const auto plane = static_cast<size_t>(state.range(0));
+  const DType dtype = state.range(2) == 16 ? DType::kBFloat16 : DType::kFloat32;
+  PlaneGroupBuffers buffers(dtype, plane, plane, static_cast<size_t>(state.range(1)) << 20);
+  size_t group = 0;
+  for (auto _ : state) {
+    kernels::PixelsToPlanes(dtype, buffers.pixels.data(), kernels::kPlaneGroup, plane,
+                            buffers.Group(group), static_cast<ptrdiff_t>(plane),
+                            kernels::ResultStores::kCached);
+    benchmark::DoNotOptimize(buffers.planes.data());
+    benchmark::ClobberMemory();
+    group = group + 1 == buffers.groups ? 0 : group + 1;
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(kernels::kPlaneGroup * plane));
+}
+BENCHMARK(BM_PixelsToPlanes)
+    ->ArgsProduct({{196, 784}, {0, 16}, {32, 16}})
+    ->ArgNames({"plane", "MiB", "bits"});
 
 }  // namespace
 }  // namespace aclnn_upsample

@@ -293,6 +293,53 @@ TEST(Engine, InterleavedRowsTakeEveryPlanarWidthForm) {
   }
 }
 
+// RGB and RGBA rows whose W runs do not repeat within a short period (images resized 500 ->
+// 224, 256 -> 299, 224 -> 500) gather their pixel rows as they are from a row table, where
+// deinterleaving them for the planar forms had cost a quarter of the call; on 16 lanes the plan
+// takes the table (a pattern per vector), and every dtype and pass order, forward and backward,
+// matches the naive product.
+TEST(Engine, InterleavedRowsTakeARowTableWhereRunsDoNotRepeat) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  const ForwardAxis rows = BuildBilinearAxis(AxisSpec{7, 5, false, 0.0});
+  for (const AxisSpec& spec : {AxisSpec{500, 224, false, 0.0}, AxisSpec{256, 299, false, 0.0},
+                               AxisSpec{224, 500, false, 0.0}}) {
+    for (bool forward : {true, false}) {
+      const ForwardAxis axis = BuildBilinearAxis(spec);
+      const AxisRuns runs = forward ? AsGather(axis) : Transpose(axis);
+      const AxisRuns runs_h = forward ? AsGather(rows) : Transpose(rows);
+      for (int64_t channels : {3, 4}) {
+        const Problem p = {2,
+                           channels,
+                           runs_h.result_size,
+                           runs.result_size,
+                           runs_h.source_size,
+                           runs.source_size,
+                           true};
+        SCOPED_TRACE(::testing::Message() << (forward ? "forward " : "backward ") << spec.in_size
+                                          << " -> " << spec.out_size << " C " << channels);
+        if (forward && lanes == 16) {
+          PlaneView g, r;
+          ShapeViews(p, &g, &r);
+          const Plan plan = BuildPlan(DType::kFloat32, g, r, runs_h, runs, 1);
+          ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved);
+          EXPECT_TRUE(plan.schedule.w_periodic_pixels);
+          const PeriodicInterior& table = plan.schedule.w_periodic;
+          EXPECT_EQ(table.patterns, table.vectors + (table.overhang > 0 ? 1 : 0));
+          EXPECT_GT(table.vectors, 8);
+        }
+        for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+          for (PassOrder order : {PassOrder::kWidthFirst, PassOrder::kHeightFirst}) {
+            SCOPED_TRACE(::testing::Message()
+                         << DTypeName(dtype) << " h_first " << (order == PassOrder::kHeightFirst));
+            RunAndCheck(p, runs_h, runs, dtype, order, 2, nullptr);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
 // Many small NCHW planes run in groups of kernels::kPlaneGroup through the channels-last passes:
 // every dtype, both pass orders, a last group short of planes, padded rows (transposed row by
 // row), downscaling and upscaling, with the same bits at 1 and 3 threads.
@@ -1299,9 +1346,11 @@ void PlanAndRunBilinearWidth(int64_t source_w, int64_t result_w,
 TEST(Engine, DistantFewTapRunsPlanAndRunTheGatheredForm) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   PlanAndRunBilinearWidth(200, 20, [&](const Plan& plan) {
-    // (One lane may find two equal runs in the middle, a uniform interior of one-lane vectors.)
+    // (One lane may find two equal runs in the middle, a uniform interior of one-lane vectors,
+    // and channels-last pixel rows a row table of one-element vectors, whose two taps lie C
+    // elements apart, within four.)
     if (lanes > 1) EXPECT_EQ(plan.schedule.w_uniform.stride, 0);
-    EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
+    if (lanes > 1) EXPECT_EQ(plan.schedule.w_periodic.lanes, 0);
     EXPECT_EQ(plan.schedule.w_blocked.lanes, 0);
     // One lane has no gathered form: the exact runs are its vectors.
     EXPECT_EQ(plan.schedule.w_taps.taps, lanes > 1 ? 2 : 0);

@@ -895,6 +895,57 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicLongRowsAndManyEndVectors) {
   }
 }
 
+// A row table's shape for a row of `elements` (FindRowTableInterior): vectors of this target's
+// lanes within the row, a pattern per vector and one for an overhanging last vector, and taps
+// within the kernels' loads (their count in *loads).
+void ExpectRowTableShape(const PeriodicInterior& table, int64_t lanes, int64_t elements,
+                         const std::string& where, int32_t* loads) {
+  ASSERT_EQ(table.lanes, lanes) << where;
+  ASSERT_LT(table.overhang, lanes) << where;
+  ASSERT_LE(table.begin + int64_t{table.vectors} * lanes + table.overhang, elements) << where;
+  ASSERT_EQ(table.patterns, table.vectors + (table.overhang > 0 ? 1 : 0)) << where;
+  *loads = kernels::PeriodicLoads(table.span, table.taps, static_cast<int32_t>(lanes));
+  ASSERT_GT(*loads, 0) << where;
+}
+
+// GatherPixelRows over `interior` (a periodic interior or row table of pixel rows of `channels`
+// channels) against each channel's exact runs over its own row, bit for bit, NaN and Inf
+// included, over several rows with padded strides (so a row's last vectors cannot read the
+// next row).
+void ExpectPixelRowsMatchChannelRuns(const AxisRuns& exact, const PeriodicInterior& interior,
+                                     int64_t channels, const std::string& where) {
+  const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+  const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &interior);
+  const int64_t source_w = exact.source_size, result_w = exact.result_size;
+  // Rows padded by a few floats, so a row's last vectors cannot read the next row.
+  const int64_t src_stride = source_w * channels + 3, dst_stride = result_w * channels + 5;
+  constexpr int64_t kRows = 3;
+  for (int poison = 0; poison < 3; ++poison) {
+    std::vector<float> src = Random(kRows * src_stride, 70 + poison);
+    if (poison == 1) src[src_stride + source_w * channels / 2] = NAN;
+    if (poison == 2) {
+      src[1] = INFINITY;
+      src[(kRows - 1) * src_stride + source_w * channels - 1] = NAN;
+    }
+    std::vector<float> actual(kRows * dst_stride, 0.0f);
+    kernels::GatherPixelRows(fast, static_cast<size_t>(channels), kRows, src.data(), src_stride,
+                             actual.data(), dst_stride);
+    std::vector<float> planar(source_w), gathered(result_w);
+    for (int64_t row = 0; row < kRows; ++row) {
+      for (int64_t c = 0; c < channels; ++c) {
+        for (int64_t i = 0; i < source_w; ++i) {
+          planar[i] = src[row * src_stride + i * channels + c];
+        }
+        kernels::GatherRows(view, 1, planar.data(), 0, gathered.data(), 0);
+        for (int64_t i = 0; i < result_w; ++i) {
+          ASSERT_EQ(FloatBits(actual[row * dst_stride + i * channels + c]), FloatBits(gathered[i]))
+              << where << " row " << row << " pixel " << i << " channel " << c;
+        }
+      }
+    }
+  }
+}
+
 // Rows of 2 to 4 interleaved channels (channels-last RGB rows) gather as they are where a
 // periodic interior holds over their elements: every element must equal its channel's exact
 // run over the channel's own row, bit for bit, NaN and Inf included, over several rows with
@@ -936,38 +987,8 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
             ++found;
             if (periodic.patterns > 1) ++several_patterns;
             if (periodic.overhang > 0) ++overhangs;
-            const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
-            const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
-            const int64_t source_w = exact.source_size, result_w = exact.result_size;
-            // Rows padded by a few floats, so a row's last vectors cannot read the next row.
-            const int64_t src_stride = source_w * channels + 3,
-                          dst_stride = result_w * channels + 5;
-            constexpr int64_t kRows = 3;
-            for (int poison = 0; poison < 3; ++poison) {
-              std::vector<float> src = Random(kRows * src_stride, 70 + poison);
-              if (poison == 1) src[src_stride + source_w * channels / 2] = NAN;
-              if (poison == 2) {
-                src[1] = INFINITY;
-                src[(kRows - 1) * src_stride + source_w * channels - 1] = NAN;
-              }
-              std::vector<float> actual(kRows * dst_stride, 0.0f);
-              kernels::GatherPixelRows(fast, static_cast<size_t>(channels), kRows, src.data(),
-                                       src_stride, actual.data(), dst_stride);
-              std::vector<float> planar(source_w), gathered(result_w);
-              for (int64_t row = 0; row < kRows; ++row) {
-                for (int64_t c = 0; c < channels; ++c) {
-                  for (int64_t i = 0; i < source_w; ++i) {
-                    planar[i] = src[row * src_stride + i * channels + c];
-                  }
-                  kernels::GatherRows(view, 1, planar.data(), 0, gathered.data(), 0);
-                  for (int64_t i = 0; i < result_w; ++i) {
-                    ASSERT_EQ(FloatBits(actual[row * dst_stride + i * channels + c]),
-                              FloatBits(gathered[i]))
-                        << where << " row " << row << " pixel " << i << " channel " << c;
-                  }
-                }
-              }
-            }
+            ExpectPixelRowsMatchChannelRuns(exact, periodic, channels, where);
+            if (HasFatalFailure()) return;
           }
         }
       }
@@ -979,6 +1000,63 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
     EXPECT_GT(several_patterns, 0);
     EXPECT_GT(overhangs, 0);
   }
+}
+
+// Pixel rows whose runs do not repeat (RGB images resized 500 -> 224 or to 299) run the periodic
+// kernels from a row table over their elements (FindRowTableInterior with channels), bit for bit
+// each channel's exact runs: result lengths around multiples of this target's lanes, upsampled
+// by about 2 and 4/3 and downsampled by 3/4, 9/4 and 7/2, bilinear and bicubic AA, forward and
+// backward, for 2 to 4 channels; the tables must take three and four loads a vector somewhere
+// (taps past two vectors of elements) and end in an overhanging vector somewhere.
+TEST_P(KernelsOnEveryTarget, GatherPixelRowsRowTableMatchesTheChannelsExactRuns) {
+  const int64_t lanes = TargetLanes();
+  const bool power_of_two = (lanes & (lanes - 1)) == 0;
+  int tables = 0, overhang_tables = 0;
+  std::vector<int> tables_with_loads(kernels::kMaxPeriodicLoads + 1, 0);
+  for (int64_t length = std::max<int64_t>(2, lanes - 1); length <= 3 * lanes + 2;
+       length += 1 + lanes / 8) {
+    for (const int64_t other : {length / 2 + 1, length * 3 / 4 + 1, length * 4 / 3 + 1,
+                                length * 9 / 4 + 1, length * 7 / 2 + 1}) {
+      for (int64_t channels = 2; channels <= 4; ++channels) {
+        for (bool bicubic : {false, true}) {
+          for (bool transposed : {true, false}) {
+            const AxisSpec spec = transposed ? AxisSpec{length, other} : AxisSpec{other, length};
+            const ForwardAxis forward =
+                bicubic ? BuildBicubicAAAxis(spec) : BuildBilinearAxis(spec);
+            const AxisRuns exact = transposed ? Transpose(forward) : AsGather(forward);
+            const PeriodicInterior table = FindRowTableInterior(
+                exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1, size_t{1} << 20,
+                kKernelReach, static_cast<int32_t>(channels));
+            if (!power_of_two) {
+              ASSERT_EQ(table.lanes, 0);
+              continue;
+            }
+            if (table.lanes == 0) continue;
+            const std::string where = "length " + std::to_string(length) + " from " +
+                                      std::to_string(other) + " C " + std::to_string(channels) +
+                                      (bicubic ? " bicubic" : " bilinear") +
+                                      (transposed ? " transposed" : " gather");
+            ASSERT_EQ(table.begin % channels, 0) << where;
+            int32_t loads = 0;
+            ExpectRowTableShape(table, lanes, exact.result_size * channels, where, &loads);
+            if (HasFatalFailure()) return;
+            ++tables;
+            ++tables_with_loads[loads];
+            if (table.overhang > 0) ++overhang_tables;
+            ExpectPixelRowsMatchChannelRuns(exact, table, channels, where);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+  if (!power_of_two) return;
+  EXPECT_GT(tables, 0);
+  if (lanes == 1) return;  // one lane: every vector is one element, no overhang, C + 1 loads
+  for (int loads = 2; loads <= kernels::kMaxPeriodicLoads; ++loads) {
+    EXPECT_GT(tables_with_loads[loads], 0) << loads << " loads";
+  }
+  EXPECT_GT(overhang_tables, 0);
 }
 
 // A pixel row's W pass through planar rows (GatherThroughPlanarRows) equals deinterleaving it,
@@ -1212,15 +1290,9 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
           const std::string where = "length " + std::to_string(length) + " from " +
                                     std::to_string(other) + (bicubic ? " bicubic" : " bilinear") +
                                     (transposed ? " transposed" : " gather");
-          ASSERT_EQ(table.lanes, lanes) << where;
-          ASSERT_LT(table.overhang, lanes) << where;
-          ASSERT_LE(table.begin + int64_t{table.vectors} * lanes + table.overhang,
-                    exact.result_size)
-              << where;
-          ASSERT_EQ(table.patterns, table.vectors + (table.overhang > 0 ? 1 : 0)) << where;
-          const int32_t loads =
-              kernels::PeriodicLoads(table.span, table.taps, static_cast<int32_t>(lanes));
-          ASSERT_GT(loads, 0) << where;
+          int32_t loads = 0;
+          ExpectRowTableShape(table, lanes, exact.result_size, where, &loads);
+          if (HasFatalFailure()) return;
           ++tables;
           if (table.overhang > 0) ++overhang_tables;
           ++tables_with_loads[loads];

@@ -336,10 +336,10 @@ PeriodicInterior PeriodicInteriorOf(const AxisRuns& axis, int32_t period, int32_
 
 PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors, size_t max_table_bytes,
-                                      PeriodicReach reach) {
-  if (lanes < 1 || (lanes & (lanes - 1)) != 0 || min_vectors < 1) return {};
+                                      PeriodicReach reach, int32_t channels) {
+  if (lanes < 1 || (lanes & (lanes - 1)) != 0 || min_vectors < 1 || channels < 1) return {};
   const int32_t length = axis.result_size;
-  if (length < int64_t{lanes} * min_vectors) return {};
+  if (int64_t{length} * channels < int64_t{lanes} * min_vectors) return {};
   // The interior: the indices around the middle whose runs have 1 to max_taps taps.
   const auto fits = [&](int32_t i) {
     const int32_t count = axis.count(i);
@@ -350,19 +350,26 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   int32_t begin = middle, end = middle + 1;
   while (begin > 0 && fits(begin - 1)) --begin;
   while (end < length && fits(end)) ++end;
-  const int32_t vectors = (end - begin) / lanes;
+  // Counted in elements from here on: element e = i * channels + c is channel c of index i, its
+  // taps `channels` elements apart.
+  const int64_t elements = int64_t{end - begin} * channels;
+  const auto vectors = static_cast<int32_t>(elements / lanes);
   if (vectors < min_vectors) return {};
-  const int32_t overhang = (end - begin) - vectors * lanes;
+  const auto overhang = static_cast<int32_t>(elements - int64_t{vectors} * lanes);
   // A pattern per whole vector, and one more for the overhanging vector.
   const int32_t patterns = vectors + (overhang > 0 ? 1 : 0);
+  const int64_t first_element = int64_t{begin} * channels;
   const auto start_of = [&](int32_t t) {
-    return begin + (t < vectors ? t * lanes : (vectors - 1) * lanes + overhang);
+    return first_element +
+           (t < vectors ? int64_t{t} * lanes : int64_t{vectors - 1} * lanes + overhang);
   };
-  const auto run_index = [](int64_t e) { return static_cast<int32_t>(e); };
-  const auto first_at = [&](int64_t e) { return axis.first[e]; };
+  const auto run_index = [&](int64_t e) { return static_cast<int32_t>(e / channels); };
+  const auto first_at = [&](int64_t e) {
+    return axis.first[e / channels] * channels + static_cast<int32_t>(e % channels);
+  };
   // Every lane has a tap (the interior's runs have at least one), so every pattern has a base.
   const PatternExtent extent =
-      MeasurePatterns(axis, patterns, lanes, 1, start_of, run_index, first_at);
+      MeasurePatterns(axis, patterns, lanes, channels, start_of, run_index, first_at);
   const std::vector<int32_t>& bases = extent.bases;
   const int32_t taps = extent.taps;
   const size_t table_bytes = static_cast<size_t>(patterns) * static_cast<size_t>(taps) *
@@ -370,7 +377,7 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   if (!reach.Allows(extent.span, taps, lanes) || table_bytes > max_table_bytes) return {};
   PeriodicInterior table;
   table.lanes = lanes;
-  table.begin = begin;
+  table.begin = static_cast<int32_t>(first_element);
   table.vectors = vectors;
   table.patterns = patterns;
   table.overhang = overhang;
@@ -379,7 +386,7 @@ PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32
   table.base = bases[0];
   table.taps = taps;
   table.span = extent.span;
-  FillLaneTables(axis, bases, 1, start_of, run_index, first_at, &table);
+  FillLaneTables(axis, bases, channels, start_of, run_index, first_at, &table);
   for (int32_t t = 0; t < patterns; ++t) {
     // Vector t + 1 follows vector t; the last whole one's successor is never run.
     const int32_t next = t + 1 < vectors ? t + 1 : 0;

@@ -201,10 +201,11 @@ PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32
 // pattern of its own, vector t followed by vector t + 1, and an overhanging last vector one more.
 // None (lanes == 0) where a vector's taps reach further than `reach` allows, fewer than
 // `min_vectors` fit, or the tables (patterns x taps x lanes x 8 bytes) would exceed
-// `max_table_bytes`.
+// `max_table_bytes`. With `channels` > 1 the row is one of pixels of that many interleaved
+// channels, every field counting elements, as FindPeriodicInterior counts them.
 PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors, size_t max_table_bytes,
-                                      PeriodicReach reach = {});
+                                      PeriodicReach reach = {}, int32_t channels = 1);
 
 // Sum of run lengths: the matrix's number of taps.
 int64_t TapCount(const AxisRuns& axis);

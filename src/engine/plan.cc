@@ -24,11 +24,18 @@ constexpr int64_t kMinChannelsLastChannels = 8;
 constexpr int64_t kMaxChannelBlock = 512;
 // A periodic interior pays once it fills a few vectors (else the blocked form serves).
 constexpr int32_t kMinPeriodicVectors = 2;
-constexpr size_t kMaxRowTableBytes = 12 * 1024;
-// Planar rows take periodic vectors whose few taps reach up to four vectors from the base (a
-// bilinear 500 -> 224 forward: 38 columns for 16 results), where a gather per tap had served,
-// for runs of as many taps as the CPU's tuning says (KernelTuning::wide_periodic_taps). Pixel
-// rows keep two: their interleaved forms are weighed against planar ones, not measured past two.
+// A row table's lanes are read once per row, in order, so they need not stay in L1: with 128
+// KiB instead of 12, AVX-512 on the Intel VM (session 37), the NCHW 1080x1920 -> 600x1000
+// forwards (32-48 KiB tables) ran 1.22x (bilinear AA), 1.45x (bilinear) and 1.25x (bicubic)
+// faster, channels-last RGB (96 KiB) 1.8-2.2x. Past that the gain fades: a 260 KiB table
+// (channels-last RGB 2160x3840 -> 1000x1800 AA) ran 1.15x faster, the same shape's NCHW row (87
+// KiB) 0.96-0.99 (noise). The limit keeps a table within a share of a 512 KiB L2 (Zen 3; not
+// measured there).
+constexpr size_t kMaxRowTableBytes = 128 * 1024;
+// Planar and pixel rows take periodic vectors whose few taps reach up to four vectors from the
+// base (a bilinear 500 -> 224 forward: 38 columns for 16 results, 40-58 elements of RGB pixels),
+// where a gather per tap had served, for runs of as many taps as the CPU's tuning says
+// (KernelTuning::wide_periodic_taps).
 int32_t WidePeriodicTaps() {
   return std::clamp(kernels::TuningForCpu().wide_periodic_taps, 1, kernels::kMaxPeriodicTaps);
 }
@@ -207,18 +214,19 @@ int64_t PeriodicRowSteps(const PeriodicInterior& periodic, int64_t result_w, int
   return vectors * periodic.taps * steps_per_tap + (result_w - interior) * periodic.taps;
 }
 
-// The planar W pass's periodic interior for `lanes`-wide vectors: a period's, or the row
-// table's, a pattern per vector. A short period can hold over a stretch of a longer one's row
-// (the runs of 500 -> 224 repeat every 9 results for a few vectors), leaving the rest of the row
-// to the exact runs one by one: there the row table covers more. It replaces a periodic interior
-// only of less than half its vectors: one pattern's tables stay in registers, a pattern per
-// vector loads them (and a row of 2x upscales keeps its one pattern).
+// The W pass's periodic interior for `lanes`-wide vectors over rows of `channels` interleaved
+// channels (1: planar rows): a period's, or the row table's, a pattern per vector. A short period
+// can hold over a stretch of a longer one's row (the runs of 500 -> 224 repeat every 9 results for
+// a few vectors), leaving the rest of the row to the exact runs one by one: there the row table
+// covers more. It replaces a periodic interior only of less than half its vectors: one pattern's
+// tables stay in registers, a pattern per vector loads them (and a row of 2x upscales keeps its one
+// pattern).
 PeriodicInterior PeriodicOrRowTable(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
-                                    PeriodicReach reach) {
+                                    PeriodicReach reach, int32_t channels = 1) {
   PeriodicInterior periodic =
-      FindPeriodicInterior(axis, lanes, max_taps, kMinPeriodicVectors, /*channels=*/1, reach);
-  PeriodicInterior table =
-      FindRowTableInterior(axis, lanes, max_taps, kMinPeriodicVectors, kMaxRowTableBytes, reach);
+      FindPeriodicInterior(axis, lanes, max_taps, kMinPeriodicVectors, channels, reach);
+  PeriodicInterior table = FindRowTableInterior(axis, lanes, max_taps, kMinPeriodicVectors,
+                                                kMaxRowTableBytes, reach, channels);
   if (table.lanes > 0 && (periodic.lanes == 0 || table.vectors > 2 * periodic.vectors)) {
     return table;
   }
@@ -320,24 +328,34 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
 }
 
 // Interleaved rows (few channels, channels-last) run a planar W form on each channel's row,
-// deinterleaved into scratch and interleaved back, unless a periodic interior holds over the
-// pixel rows themselves (upsampling and mild downsampling, where a vector's taps stay within
-// two vectors of elements) and takes fewer steps than the planar form plus those two moves, at
-// about a vector step per vector moved. Then the planar forms are dropped and the W pass
-// gathers the pixel rows in place. Returns the W steps per channel row, as ChooseWidthForm.
+// deinterleaved into scratch and interleaved back, unless a periodic interior or a row table
+// holds over the pixel rows themselves (upsampling and downsampling by up to about 3, where a
+// vector's taps stay within four vectors of elements) and takes fewer steps than the planar
+// form plus those two moves, at kHalfStepsPerMovedVector / 2 steps per vector moved. Then the
+// planar forms are dropped and the W pass gathers the pixel rows in place. Returns the W steps
+// per channel row, as ChooseWidthForm.
+//
+// A vector step per vector moved, as first assumed, undercounted the moves: RGB rows resized
+// 256 -> 299 and 224 -> 299 (bicubic) forward, which the model gave to the planar form by a few
+// steps, ran 1.27x and 1.20x faster over pixel rows (AVX-512, session 37). At 2.5 steps they
+// take the pixel rows, while the 2x downscales' uniform planar forms and a bicubic AA 128 ->
+// 512 gradient (0.98 over pixel rows) keep theirs.
+constexpr int64_t kHalfStepsPerMovedVector = 5;
 int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
                            CpuSchedule* schedule) {
   const AxisRuns& axis_w = problem.axis_w;
   if (axis_w.identity) return planar_steps;
   const int64_t lanes = VectorLanes(), channels = problem.result.c;
   PeriodicInterior pixels =
-      FindPeriodicInterior(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                           kMinPeriodicVectors, static_cast<int32_t>(channels));
+      PeriodicOrRowTable(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                         PlanarReach(), static_cast<int32_t>(channels));
   if (pixels.lanes == 0) return planar_steps;
   const int64_t pixel_steps = PeriodicRowSteps(pixels, problem.result.w * channels, lanes);
-  const int64_t moves =
+  const int64_t moved_vectors =
       CeilDiv(problem.source.w * channels, lanes) + CeilDiv(problem.result.w * channels, lanes);
-  if (pixel_steps >= planar_steps * channels + moves) return planar_steps;
+  if (pixel_steps >= planar_steps * channels + kHalfStepsPerMovedVector * moved_vectors / 2) {
+    return planar_steps;
+  }
   schedule->w_uniform = UniformInterior();
   schedule->w_blocked = BlockedAxis();
   schedule->w_taps = TapTable();
