@@ -147,6 +147,13 @@ EXTRA_SHAPES = [
     # 34): runs of 5 and 6 taps, which the periodic W form takes from three loads on Intel.
     "bilinear_aa,8,3,500x500,224x224,fp32,forward",
     "bilinear_aa,8,3,500x500,224x224,fp32,channels_last,forward",
+    # Channels-last rows whose W runs do not repeat gather the pixel rows from a row table
+    # (session 37; they had gone through planar rows and back): bicubic RGB and bilinear RGBA
+    # images to 224, and HD frames (1080x1920 -> 600x1000) against the same in NCHW.
+    "bicubic,8,3,500x500,224x224,fp32,channels_last,forward",
+    "bilinear,8,4,500x500,224x224,fp32,channels_last,forward",
+    "bilinear_aa,2,3,1080x1920,600x1000,fp32,forward",
+    "bilinear_aa,2,3,1080x1920,600x1000,fp32,channels_last,forward",
 ]
 
 
