@@ -303,13 +303,6 @@ void BM_DeinterleaveInterleave(benchmark::State& state) {
 }
 BENCHMARK(BM_DeinterleaveInterleave)->Arg(3)->Arg(4)->Arg(5)->Arg(6)->Arg(7);
 
-// A group of kPlaneGroup planes of Arg(0) elements each, Arg(1) elements apart, transposed into
-// pixels (the plane groups' first step), float32 or bfloat16 (Arg(3): 32 or 16 bits). The groups
-// lie one after another through Arg(2) MiB (0: one group, which stays in L2), so that they come
-// from L3 or memory as the buffer's size decides. Items: elements read. Planes 16 KiB apart put a
-// vector's 16 lines in one L1 set: on the Emerald Rapids VM (12-way L1) one group in L2 took 1.16x
-// the time of planes 64 bytes further apart, from L3 1.05-1.11x (session 35 in bench/RESULTS.md;
-// session 34's 2.1x had pixels off a cache line).
 // A buffer of `buffer_bytes` (0: one group) of groups of kPlaneGroup planes of `dtype`, `stride`
 // elements apart, holding ones, and one group's pixels (`plane` of them) on a cache line, as the
 // plan's scratch is: from a std::vector's 16-byte alignment every 64-byte store split a line,
@@ -332,6 +325,13 @@ struct PlaneGroupBuffers {
   VectorData<float> pixels;
 };
 
+// A group of kPlaneGroup planes of Arg(0) elements each, Arg(1) elements apart, transposed into
+// pixels (the plane groups' first step), float32 or bfloat16 (Arg(3): 32 or 16 bits). The groups
+// lie one after another through Arg(2) MiB (0: one group, which stays in L2), so that they come
+// from L3 or memory as the buffer's size decides. Items: elements read. Planes 16 KiB apart put a
+// vector's 16 lines in one L1 set: on the Emerald Rapids VM (12-way L1) one group in L2 took 1.16x
+// the time of planes 64 bytes further apart, from L3 1.05-1.11x (session 35 in bench/RESULTS.md;
+// session 34's 2.1x had pixels off a cache line).
 void BM_PlanesToPixels(benchmark::State& state) {
   const auto plane = static_cast<size_t>(state.range(0));
   const auto stride = static_cast<size_t>(state.range(1));

@@ -39,7 +39,7 @@ constexpr size_t kMaxRowTableBytes = 128 * 1024;
 int32_t WidePeriodicTaps() {
   return std::clamp(kernels::TuningForCpu().wide_periodic_taps, 1, kernels::kMaxPeriodicTaps);
 }
-PeriodicReach PlanarReach() {
+PeriodicReach CpuPeriodicReach() {
   return PeriodicReach{kernels::kMaxPeriodicLoads, WidePeriodicTaps()};
 }
 // Blocked W-pass weights beyond this many floats are not worth their memory.
@@ -307,7 +307,7 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
   const int64_t other_steps =
       schedule->w_blocked.lanes > 0 ? schedule->w_blocked.window_steps : TapCount(axis_w);
   schedule->w_periodic = PeriodicOrRowTable(axis_w, static_cast<int32_t>(lanes),
-                                            kernels::kMaxPeriodicTaps, PlanarReach());
+                                            kernels::kMaxPeriodicTaps, CpuPeriodicReach());
   if (schedule->w_periodic.lanes == 0) {
     schedule->w_periodic = PeriodicInHalfVectors(axis_w, lanes);
   }
@@ -348,7 +348,7 @@ int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
   const int64_t lanes = VectorLanes(), channels = problem.result.c;
   PeriodicInterior pixels =
       PeriodicOrRowTable(axis_w, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                         PlanarReach(), static_cast<int32_t>(channels));
+                         CpuPeriodicReach(), static_cast<int32_t>(channels));
   if (pixels.lanes == 0) return planar_steps;
   const int64_t pixel_steps = PeriodicRowSteps(pixels, problem.result.w * channels, lanes);
   const int64_t moved_vectors =
