@@ -303,6 +303,26 @@ void BM_DeinterleaveInterleave(benchmark::State& state) {
 }
 BENCHMARK(BM_DeinterleaveInterleave)->Arg(3)->Arg(4)->Arg(5)->Arg(6)->Arg(7);
 
+// The interleaved layout's W pass of one row of Arg(0)-channel pixels (GatherThroughPlanarRows),
+// for the 2x bilinear gradient's axis (512 -> 256 pixels, a uniform interior of stride 2: split
+// by pixel phase where the target does that). Items: result elements.
+void BM_GatherThroughPlanarRows(benchmark::State& state) {
+  const auto channels = static_cast<size_t>(state.range(0));
+  const WidthAxis axis(Bilinear(256, 512), /*allow_uniform=*/true);
+  const kernels::GatherAxis& view = axis.view;
+  const std::vector<float> pixels = RandomFloats(view.source_length * channels);
+  VectorData<float> planar(channels * kernels::GroupRowFloats(view.source_length));
+  VectorData<float> gathered(channels * view.length), dst(channels * view.length);
+  for (auto _ : state) {
+    kernels::GatherThroughPlanarRows(view, channels, pixels.data(), planar.data(), gathered.data(),
+                                     dst.data());
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(view.length * channels));
+}
+BENCHMARK(BM_GatherThroughPlanarRows)->Arg(2)->Arg(3)->Arg(4)->Arg(7);
+
 // A buffer of `buffer_bytes` (0: one group) of groups of kPlaneGroup planes of `dtype`, `stride`
 // elements apart, holding ones, and one group's pixels (`plane` of them) on a cache line, as the
 // plan's scratch is: from a std::vector's 16-byte alignment every 64-byte store split a line,

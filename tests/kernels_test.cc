@@ -1060,11 +1060,13 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsRowTableMatchesTheChannelsExactRuns)
 }
 
 // A pixel row's W pass through planar rows (GatherThroughPlanarRows) equals deinterleaving it,
-// gathering each channel's row and interleaving the results, bit for bit: with the rows split
-// by column phase (uniform interiors of stride 2 and 4: downsampling by 2 and 4, bilinear and
-// bicubic AA) and in natural order (stride 1 upsampling, and the 8/7 periodic and blocked
-// forms), for 2 to 4 channels and row lengths around every multiple of four vectors (the split
-// deinterleave's block) on every target, NaN and Inf included.
+// gathering each channel's row and interleaving the results, bit for bit: with uniform
+// interiors of stride 2 and 4 (downsampling by 2 and 4, bilinear and bicubic AA: the rows split
+// by pixel phase, or by column phase where a split vector's window would pass four vectors) and
+// in natural order (stride 1 upsampling, and the 8/7 periodic and blocked forms), for 2 to 7
+// channels and row lengths around every multiple of four vectors on every target, NaN and Inf
+// included; stored cached, and streamed into results on and off a vector boundary (the
+// streamed form puts its edges together in `gathered`: every element must still arrive once).
 TEST_P(KernelsOnEveryTarget, GatherThroughPlanarRowsMatchesThePlanarPasses) {
   const int64_t lanes = TargetLanes();
   int split = 0, natural = 0;
@@ -1088,26 +1090,42 @@ TEST_P(KernelsOnEveryTarget, GatherThroughPlanarRowsMatchesThePlanarPasses) {
                                                       kernels::kMaxPeriodicTaps, 1);
         const kernels::GatherAxis axis = MakeGatherAxis(exact, &uniform, nullptr, &periodic);
         ++((uniform.stride == 2 || uniform.stride == 4) ? split : natural);
-        for (int64_t channels = 2; channels <= 4; ++channels) {
-          const std::string where = "source_w " + std::to_string(source_w) + " result_w " +
-                                    std::to_string(exact.result_size) + " C " +
-                                    std::to_string(channels) + (bicubic ? " bicubic" : "") +
-                                    " stride " + std::to_string(uniform.stride);
+        for (int64_t channels = 2; channels <= 7; ++channels) {
           const int64_t n = exact.source_size, m = exact.result_size;
           std::vector<float> pixels = Random(n * channels, static_cast<uint32_t>(n + channels));
           if (n > 2) pixels[channels * (n / 2) + channels - 1] = NAN;
           if (n > 3) pixels[channels] = INFINITY;
-          std::vector<float> planar(channels * kernels::GroupRowFloats(n), -1.0f);
-          std::vector<float> gathered(channels * m), actual(channels * m);
-          kernels::GatherThroughPlanarRows(axis, channels, pixels.data(), planar.data(),
-                                           gathered.data(), actual.data());
+          std::vector<float> expected(channels * m);
           std::vector<float> channel_row(n), expected_row(m);
           for (int64_t c = 0; c < channels; ++c) {
             for (int64_t i = 0; i < n; ++i) channel_row[i] = pixels[i * channels + c];
             kernels::GatherRows(axis, 1, channel_row.data(), 0, expected_row.data(), 0);
-            for (int64_t i = 0; i < m; ++i) {
-              ASSERT_EQ(FloatBits(actual[i * channels + c]), FloatBits(expected_row[i]))
-                  << where << " pixel " << i << " channel " << c;
+            for (int64_t i = 0; i < m; ++i) expected[i * channels + c] = expected_row[i];
+          }
+          // Streamed into a result on a vector boundary, one element off it, and cached.
+          for (int64_t offset : {int64_t{-1}, int64_t{0}, int64_t{1}}) {
+            const bool streamed = offset >= 0;
+            const std::string where =
+                "source_w " + std::to_string(source_w) + " result_w " + std::to_string(m) + " C " +
+                std::to_string(channels) + (bicubic ? " bicubic" : "") + " stride " +
+                std::to_string(uniform.stride) + (streamed ? " streamed at +" : " cached") +
+                (streamed ? std::to_string(offset) : "");
+            VectorData<float> planar(channels * kernels::GroupRowFloats(n), -1.0f);
+            VectorData<float> gathered(channels * m, -2.0f);
+            VectorData<float> result(channels * m + 2 * lanes, -3.0f);
+            float* const actual = result.data() + (streamed ? offset : 0);
+            kernels::GatherThroughPlanarRows(
+                axis, channels, pixels.data(), planar.data(), gathered.data(), actual,
+                streamed ? kernels::ResultStores::kStreamed : kernels::ResultStores::kCached);
+            kernels::FlushStreamedStores();
+            for (int64_t e = 0; e < channels * m; ++e) {
+              ASSERT_EQ(FloatBits(actual[e]), FloatBits(expected[e]))
+                  << where << " pixel " << e / channels << " channel " << e % channels;
+            }
+            // Nothing past the row.
+            for (float* past = actual + channels * m; past < result.data() + result.size();
+                 ++past) {
+              ASSERT_EQ(*past, -3.0f) << where << " past the row";
             }
           }
         }

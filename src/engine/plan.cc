@@ -341,6 +341,12 @@ int64_t ChooseWidthForm(const ResampleProblem& problem, CpuSchedule* schedule) {
 // take the pixel rows, while the 2x downscales' uniform planar forms and a bicubic AA 128 ->
 // 512 gradient (0.98 over pixel rows) keep theirs.
 constexpr int64_t kHalfStepsPerMovedVector = 5;
+// Split by pixel phase (kernels::SplitsPixelPhases), the planar form moves only its source, at
+// four steps a vector by this count: channels-last RGB 1024 -> 256 bilinear (stride 4, two
+// taps), which a weight of 2.5 had given the planar form, ran 1.22x faster over pixel rows
+// (AVX-512, session 38), while the 2x downscales ran alike either way (bilinear 0.97-1.01, AA,
+// bicubic and the 2x gradient 0.99-1.01) and stay planar.
+constexpr int64_t kHalfStepsPerSplitVector = 8;
 int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
                            CpuSchedule* schedule) {
   const AxisRuns& axis_w = problem.axis_w;
@@ -351,11 +357,16 @@ int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
                          CpuPeriodicReach(), static_cast<int32_t>(channels));
   if (pixels.lanes == 0) return planar_steps;
   const int64_t pixel_steps = PeriodicRowSteps(pixels, problem.result.w * channels, lanes);
-  const int64_t moved_vectors =
-      CeilDiv(problem.source.w * channels, lanes) + CeilDiv(problem.result.w * channels, lanes);
-  if (pixel_steps >= planar_steps * channels + kHalfStepsPerMovedVector * moved_vectors / 2) {
-    return planar_steps;
-  }
+  const int64_t source_vectors = CeilDiv(problem.source.w * channels, lanes);
+  const int32_t stride = schedule->w_uniform.stride;
+  // The planar form's moves: the source split by pixel phase where the kernels do that, else
+  // deinterleaved and the result interleaved back.
+  const int64_t half_steps_moved =
+      kernels::SplitsPixelPhases(static_cast<size_t>(channels), stride)
+          ? kHalfStepsPerSplitVector * source_vectors
+          : kHalfStepsPerMovedVector *
+                (source_vectors + CeilDiv(problem.result.w * channels, lanes));
+  if (pixel_steps >= planar_steps * channels + half_steps_moved / 2) return planar_steps;
   schedule->w_uniform = UniformInterior();
   schedule->w_blocked = BlockedAxis();
   schedule->w_taps = TapTable();

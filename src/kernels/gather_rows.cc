@@ -325,6 +325,9 @@ HWY_INLINE V SelectColumns(D d, V v0, V v1, V v2, V v3, VI column, VI lane_of, V
 // Whether this target runs periodic interiors of half its lanes (GatherPeriodicRows, kHalf):
 // 8 results a vector whose taps reach up to 64 columns, four whole 16-float loads.
 inline constexpr bool kHasHalfPeriodic = true;
+// Whether SelectColumns picks from two loads with one permute (the others: one per load and a
+// blend per load after the first).
+inline constexpr bool kTwoTablePermutes = true;
 
 // SelectColumns for 8 result lanes from kLoads 16-float loads: the low half of the whole
 // vectors' permutes (the index's upper half is left undefined, and so is the result's).
@@ -335,6 +338,7 @@ HWY_INLINE hn::Vec<D> SelectHalfColumns(V16 v0, V16 v1, V16 v2, V16 v3, VI colum
 }
 #else
 inline constexpr bool kHasHalfPeriodic = false;
+inline constexpr bool kTwoTablePermutes = false;
 #endif
 
 // v, kept in a register: GCC otherwise folds a row's load into each tap's permute, a load per
@@ -958,12 +962,323 @@ void GatherRowsImpl(const GatherAxis& axis, size_t rows, const float* src, ptrdi
   }
 }
 
+// Elements [from, to) of a row of `channels`-channel pixels by their exact runs: element e is
+// channel e % channels of index e / channels, whose taps are that channel of consecutive
+// pixels. The same operations in the same order as GatherExact.
+void GatherPixelElementsExact(const GatherAxis& axis, size_t channels,
+                              const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t from,
+                              size_t to) {
+  // i and c kept step by step: two divisions per element had cost more than its taps.
+  size_t i = from / channels, c = from % channels;
+  for (size_t e = from; e < to; ++e, c = c + 1 == channels ? (++i, 0) : c + 1) {
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
+    const float* x = src + static_cast<size_t>(count > 0 ? axis.first[i] : 0) * channels + c;
+    const float* w = axis.weights + begin;
+    float acc = count > 0 ? w[0] * x[0] : 0.0f;
+    for (int32_t k = 1; k < count; ++k) {
+      acc = MulAddLikeVectors(w[k], x[static_cast<size_t>(k) * channels], acc);
+    }
+    dst[e] = acc;
+  }
+}
+
+// Pixels [from, to) of a row of `channels`-channel pixels by their exact runs, a pixel's run
+// looked up once for all its channels: each element with GatherPixelElementsExact's operations.
+void GatherWholePixelsExact(const GatherAxis& axis, size_t channels, const float* HWY_RESTRICT src,
+                            float* HWY_RESTRICT dst, size_t from, size_t to) {
+  for (size_t i = from; i < to; ++i) {
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
+    float* const out = dst + i * channels;
+    if (count == 0) {
+      for (size_t c = 0; c < channels; ++c) out[c] = 0.0f;
+      continue;
+    }
+    const float* const x = src + static_cast<size_t>(axis.first[i]) * channels;
+    const float* const w = axis.weights + begin;
+    for (size_t c = 0; c < channels; ++c) {
+      float acc = w[0] * x[c];
+      for (int32_t k = 1; k < count; ++k) {
+        acc = MulAddLikeVectors(w[k], x[static_cast<size_t>(k) * channels + c], acc);
+      }
+      out[c] = acc;
+    }
+  }
+}
+
+// Pixel rows split by pixel phase, for a uniform interior of stride kStride (2 or 4) over
+// interleaved pixels: phase row p holds pixels p, p + S, p + 2S, ... with their channels still
+// interleaved (element m * C + c of row p is element (m * S + p) * C + c of the pixel row).
+// Then tap k of result element e = i * C + c, source pixel S * i + shift + k, is element
+// e + q * C of phase row (shift + k) mod S, with q = floor((shift + k) / S): one unaligned load
+// per tap for a whole vector of elements, and the sums are stored in the pixel order the result
+// wants. Against splitting by channel and phase (Deinterleave, about three permutes per input
+// vector) and interleaving the result back, this moves each input vector once through a single
+// permute and the result not at all.
+//
+// The columns, in the window of the pixel row that starts at the source element of phase
+// element f0, of lanes f0 .. f0 + lanes - 1: they depend only on r = f0 % C, so there are C
+// index vectors (PixelPhaseColumnsFor works them out once per target, channel count and stride).
+struct PixelPhaseColumns {
+  static constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN int32_t column[kMaxInterleavedChannels][kMaxLanes];
+  int32_t loads = 0;  // vectors of the window a vector reads; 0: more than kMaxPeriodicLoads
+
+  PixelPhaseColumns() = default;
+  PixelPhaseColumns(size_t channels, int stride, size_t lanes) {
+    const auto c = static_cast<int32_t>(channels);
+    int32_t span = 0;
+    for (int32_t r = 0; r < c; ++r) {
+      for (size_t l = 0; l < lanes; ++l) {
+        const int32_t t = r + static_cast<int32_t>(l);
+        column[r][l] = t / c * stride * c + t % c - r;
+        span = std::max(span, column[r][l] + 1);
+      }
+    }
+    const auto lanes32 = static_cast<int32_t>(lanes);
+    loads = (span + lanes32 - 1) / lanes32;
+    if (loads > kMaxPeriodicLoads) loads = 0;
+  }
+};
+
+// Splits `pixels` pixels of kChannels channels into `stride` phase rows phase_stride floats
+// apart (phase_stride >= ceil(pixels / stride) * kChannels), kChannels vectors of phase elements
+// (lanes pixels) at a time, each from kLoads loads and one permute (SelectColumns): after
+// kChannels vectors the lane patterns repeat, so theirs stay in registers and the loop carries
+// nothing but its position. The vectors whose window would pass the row's end, and the last
+// elements short of a whole step, go an element at a time.
+template <size_t kChannels, int kLoads>
+void SplitPixelPhases(const float* HWY_RESTRICT src, size_t pixels, int stride,
+                      const PixelPhaseColumns& columns, float* HWY_RESTRICT dst,
+                      size_t phase_stride) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const size_t lanes = hn::Lanes(d);
+  const auto lane_of = hn::Set(di, static_cast<int32_t>(lanes - 1));
+  const auto lanes_v = hn::Set(di, static_cast<int32_t>(lanes));
+  const auto step = static_cast<size_t>(stride);
+  const size_t total = pixels * kChannels;
+  // Where vector j of a step starts in the pixel row, from the step's first pixel's element
+  // (phase p's pixel m0 * stride + p), and its lanes' columns from there.
+  size_t window[kChannels];
+  for (size_t j = 0; j < kChannels; ++j) {
+    const size_t f = j * lanes;
+    window[j] = f / kChannels * step * kChannels + f % kChannels;
+  }
+  const auto column0 = hn::Load(di, columns.column[0]);
+  const auto column1 = hn::Load(di, columns.column[kChannels > 1 ? lanes % kChannels : 0]);
+  const auto column2 = hn::Load(di, columns.column[kChannels > 2 ? 2 * lanes % kChannels : 0]);
+  const auto vector_at = [&](const float* s, decltype(column0) column, float* to) {
+    const auto v0 = hn::LoadU(d, s);
+    const auto v1 = kLoads > 1 ? hn::LoadU(d, s + lanes) : v0;
+    const auto v2 = kLoads > 2 ? hn::LoadU(d, s + 2 * lanes) : v0;
+    const auto v3 = kLoads > 3 ? hn::LoadU(d, s + 3 * lanes) : v0;
+    hn::StoreU(SelectColumns<kLoads>(d, v0, v1, v2, v3, column, lane_of, lanes_v), d, to);
+  };
+  // The window of the step's last vector ends here, past its first pixel's element.
+  const size_t reach = window[kChannels - 1] + kLoads * lanes;
+  for (size_t p = 0; p < step && p < pixels; ++p) {
+    float* const row = dst + p * phase_stride;
+    const size_t n = (pixels - p + step - 1) / step * kChannels;
+    size_t f = 0, m = 0;  // f = m * kChannels: whole steps of lanes pixels
+    for (; f + kChannels * lanes <= n; f += kChannels * lanes, m += lanes) {
+      const size_t base = (m * step + p) * kChannels;
+      if (base + reach > total) break;
+      vector_at(src + base + window[0], column0, row + f);
+      if constexpr (kChannels > 1) vector_at(src + base + window[1], column1, row + f + lanes);
+      if constexpr (kChannels > 2) vector_at(src + base + window[2], column2, row + f + 2 * lanes);
+      for (size_t j = 3; j < kChannels; ++j) {
+        vector_at(src + base + window[j], hn::Load(di, columns.column[j * lanes % kChannels]),
+                  row + f + j * lanes);
+      }
+    }
+    for (; f < n; ++m) {
+      for (size_t c = 0; c < kChannels && f < n; ++c, ++f) {
+        row[f] = src[(m * step + p) * kChannels + c];
+      }
+    }
+  }
+}
+
+using SplitPixelPhasesFunction = void (*)(const float*, size_t, int, const PixelPhaseColumns&,
+                                          float*, size_t);
+
+template <size_t kChannels>
+constexpr std::array<SplitPixelPhasesFunction, kMaxPeriodicLoads> SplitPixelPhasesByLoads() {
+  return {&SplitPixelPhases<kChannels, 1>, &SplitPixelPhases<kChannels, 2>,
+          &SplitPixelPhases<kChannels, 3>, &SplitPixelPhases<kChannels, 4>};
+}
+static_assert(kMinInterleavedChannels == 2 && kMaxInterleavedChannels == 7,
+              "one row of kSplitPixelPhases per channel count");
+constexpr std::array<std::array<SplitPixelPhasesFunction, kMaxPeriodicLoads>, 6> kSplitPixelPhases =
+    {SplitPixelPhasesByLoads<2>(), SplitPixelPhasesByLoads<3>(), SplitPixelPhasesByLoads<4>(),
+     SplitPixelPhasesByLoads<5>(), SplitPixelPhasesByLoads<6>(), SplitPixelPhasesByLoads<7>()};
+
+// The W pass of one pixel row from its phase rows (SplitPixelPhases): the uniform interior's
+// elements a vector at a time, one unaligned load per tap, with GatherExact's operations in its
+// order; the pixels outside it, and all of them where no whole vector fits, by their exact runs
+// from the pixel row itself. Cached (`staging` null), after the first vector the stores start
+// where dst is aligned to a whole vector (GatherUniform says why). Streamed, the vectors on
+// dst's vector boundaries inside the interior are streamed, and the elements before and after
+// them, which the edges' single elements and the interior's unaligned first and last vectors
+// write, are put together in `staging` (a row of result elements in L1) and streamed from
+// there: a line that took a cached store and streamed ones, or a cached store after a streamed
+// one, waits for the line's trip to memory (stored in place, that ran a channels-last RGB 2x
+// downscale 1.3x slower than not streaming).
+template <int kTaps>
+void GatherUniformPixelPhases(const GatherAxis& axis, size_t channels,
+                              const float* HWY_RESTRICT phases, size_t phase_stride,
+                              const float* HWY_RESTRICT pixels, float* HWY_RESTRICT dst,
+                              float* HWY_RESTRICT staging) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  const int64_t stride = axis.uniform_stride, shift = axis.uniform_shift;
+  const auto c = static_cast<int64_t>(channels);
+  // Locals, so the compiler knows the stores to dst cannot change them.
+  float weights[kTaps];
+  int64_t tap_offset[kTaps];
+  for (int k = 0; k < kTaps; ++k) {
+    weights[k] = axis.uniform_weights[k];
+    const int64_t column = shift + k;
+    const int64_t phase = column & (stride - 1);  // two's complement: the floor's remainder
+    tap_offset[k] = phase * static_cast<int64_t>(phase_stride) + (column - phase) / stride * c;
+  }
+  // Pixels whose taps all lie in the row: stride * i + shift >= 0 and
+  // stride * i + shift + kTaps - 1 < source_length.
+  const int64_t first = std::max<int64_t>(axis.uniform_begin, (-shift + stride - 1) / stride);
+  const int64_t past_last = static_cast<int64_t>(axis.source_length) - shift - kTaps;
+  const int64_t last =
+      std::min<int64_t>(axis.uniform_end, past_last < 0 ? 0 : past_last / stride + 1);
+  const int64_t begin = first * c, end = last * c;
+  const auto elements = static_cast<int64_t>(axis.length) * c;
+  // Streamed: the interior's vectors on whole vector boundaries of dst (aligned to one).
+  const int64_t aligned_begin = (begin + lanes - 1) / lanes * lanes;
+  const int64_t aligned_end = end / lanes * lanes;
+  if (staging != nullptr && aligned_end - aligned_begin < lanes) {
+    // No such vector: the whole row through staging.
+    GatherUniformPixelPhases<kTaps>(axis, channels, phases, phase_stride, pixels, staging, nullptr);
+    int64_t e = 0;
+    for (; e + lanes <= elements; e += lanes) hn::Stream(hn::LoadU(d, staging + e), d, dst + e);
+    for (; e < elements; ++e) dst[e] = staging[e];
+    return;
+  }
+  if (end - begin < lanes) {
+    GatherWholePixelsExact(axis, channels, pixels, dst, 0, axis.length);
+    return;
+  }
+  const auto sum_at = [&](int64_t e) {
+    V acc = hn::Mul(hn::Set(d, weights[0]), hn::LoadU(d, phases + tap_offset[0] + e));
+    for (int k = 1; k < kTaps; ++k) {
+      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::LoadU(d, phases + tap_offset[k] + e), acc);
+    }
+    return acc;
+  };
+  const auto first_pixels = static_cast<size_t>(first), last_pixel = static_cast<size_t>(last);
+  if (staging == nullptr) {
+    hn::StoreU(sum_at(begin), d, dst + begin);
+    const auto offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst + begin) /
+                                             sizeof(float) % static_cast<uintptr_t>(lanes));
+    int64_t e = begin + lanes - offset;
+    for (; e + lanes <= end; e += lanes) hn::StoreU(sum_at(e), d, dst + e);
+    if (e < end) hn::StoreU(sum_at(end - lanes), d, dst + end - lanes);
+    GatherWholePixelsExact(axis, channels, pixels, dst, 0, first_pixels);
+    GatherWholePixelsExact(axis, channels, pixels, dst, last_pixel, axis.length);
+    return;
+  }
+  // The head [0, aligned_begin) and the tail [aligned_end, elements) in staging, at their own
+  // element indices; the vectors between streamed straight into dst.
+  GatherWholePixelsExact(axis, channels, pixels, staging, 0, first_pixels);
+  hn::StoreU(sum_at(begin), d, staging + begin);
+  for (int64_t e = aligned_begin; e < aligned_end; e += lanes) hn::Stream(sum_at(e), d, dst + e);
+  hn::StoreU(sum_at(end - lanes), d, staging + end - lanes);
+  GatherWholePixelsExact(axis, channels, pixels, staging, last_pixel, axis.length);
+  for (int64_t e = 0; e < aligned_begin; e += lanes) {
+    hn::Stream(hn::LoadU(d, staging + e), d, dst + e);
+  }
+  int64_t e = aligned_end;
+  for (; e + lanes <= elements; e += lanes) hn::Stream(hn::LoadU(d, staging + e), d, dst + e);
+  for (; e < elements; ++e) dst[e] = staging[e];
+}
+
+using PixelPhaseRowFunction = void (*)(const GatherAxis&, size_t, const float*, size_t,
+                                       const float*, float*, float*);
+
+template <int... kTaps>
+constexpr std::array<PixelPhaseRowFunction, sizeof...(kTaps)> PixelPhaseRows(
+    std::integer_sequence<int, kTaps...>) {
+  return {&GatherUniformPixelPhases<kTaps + 1>...};
+}
+
+// The split's lane patterns for pixel rows of `channels` channels and a uniform interior of
+// `stride`, where this target splits them by pixel phase (else nullptr): strides 2 and 4, a
+// split's window of at most kMaxPeriodicLoads vectors (with AVX-512's two-table
+// permutes), or two vectors of at least three channels (other targets). Against Deinterleave by
+// column phase, GatherRows and Interleave, on the Emerald Rapids VM at 2 threads (bench/RESULTS.md,
+// session 38): AVX-512 1.06-1.27x faster over 2 to 7 channels, strides 2 and 4. AVX2 and
+// SSE4: 1.06-1.31x for 5 to 7 channels (which Deinterleave moves through 8x8 transposes)
+// and 1.08-1.14x for RGBA from two loads; with Highway's interleaved loads of 2 to 4 channels to
+// beat, two channels ran 0.95-0.96x, and three or four loads (RGB on AVX2, 4x downscales)
+// 0.91-0.99x, so those keep the planar rows.
+const PixelPhaseColumns* PixelPhaseColumnsFor(size_t channels, int stride) {
+  if ((stride != 2 && stride != 4) || channels < kMinInterleavedChannels ||
+      channels > kMaxInterleavedChannels) {
+    return nullptr;
+  }
+  // Worked out once per target, for every channel count and both strides.
+  static const auto* const kColumns = [] {
+    auto* table = new std::array<PixelPhaseColumns, 2 * (kMaxInterleavedChannels + 1)>();
+    const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+    for (size_t c = kMinInterleavedChannels; c <= kMaxInterleavedChannels; ++c) {
+      (*table)[2 * c] = PixelPhaseColumns(c, 2, lanes);
+      (*table)[2 * c + 1] = PixelPhaseColumns(c, 4, lanes);
+    }
+    return table;
+  }();
+  const PixelPhaseColumns& columns = (*kColumns)[2 * channels + (stride == 4 ? 1 : 0)];
+  if (columns.loads == 0) return nullptr;
+  if (!kTwoTablePermutes && channels <= 4 && (columns.loads > 2 || channels < 3)) return nullptr;
+  return &columns;
+}
+
+bool SplitsPixelPhasesImpl(size_t channels, int stride) {
+  return PixelPhaseColumnsFor(channels, stride) != nullptr;
+}
+
+// The W pass through pixel phase rows where this target takes them (PixelPhaseColumnsFor) for
+// the axis's uniform interior; false otherwise, and nothing done.
+bool GatherThroughPixelPhases(const GatherAxis& axis, size_t channels, const float* pixels,
+                              float* phase_rows, float* gathered, float* dst, ResultStores stores) {
+  if ((axis.uniform_stride != 2 && axis.uniform_stride != 4) || axis.uniform_count < 1 ||
+      axis.uniform_count > kMaxUniformTaps) {
+    return false;
+  }
+  const hn::ScalableTag<float> d;
+  const PixelPhaseColumns* const columns = PixelPhaseColumnsFor(channels, axis.uniform_stride);
+  if (columns == nullptr) return false;
+  static constexpr std::array<PixelPhaseRowFunction, kMaxUniformTaps> kRows =
+      PixelPhaseRows(std::make_integer_sequence<int, kMaxUniformTaps>());
+  const auto stride = static_cast<size_t>(axis.uniform_stride);
+  const size_t n = axis.source_length;
+  const size_t phase_stride = (n + stride - 1) / stride * channels;
+  kSplitPixelPhases[channels - kMinInterleavedChannels][static_cast<size_t>(columns->loads - 1)](
+      pixels, n, axis.uniform_stride, *columns, phase_rows, phase_stride);
+  const size_t lanes = hn::Lanes(d);
+  const bool stream = HWY_TARGET != HWY_SCALAR && stores == ResultStores::kStreamed &&
+                      reinterpret_cast<uintptr_t>(dst) % (lanes * sizeof(float)) == 0;
+  kRows[static_cast<size_t>(axis.uniform_count - 1)](axis, channels, phase_rows, phase_stride,
+                                                     pixels, dst, stream ? gathered : nullptr);
+  return true;
+}
+
 void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const float* pixels,
                                  float* planar, float* gathered, float* dst, ResultStores stores) {
   const size_t n = axis.source_length;
   const size_t row_floats = GroupRowFloats(n);
   const auto planar_stride = static_cast<ptrdiff_t>(row_floats);
   const auto gathered_stride = static_cast<ptrdiff_t>(axis.length);
+  if (GatherThroughPixelPhases(axis, channels, pixels, planar, gathered, dst, stores)) return;
   if (const SplitRowFunction split_rows = SelectSplitRow(axis)) {
     const int phases = axis.uniform_stride;
     const size_t phase_length = (n + static_cast<size_t>(phases) - 1) / static_cast<size_t>(phases);
@@ -974,27 +1289,6 @@ void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const 
     GatherRowsImpl(axis, channels, planar, planar_stride, gathered, gathered_stride);
   }
   Interleave(gathered, axis.length, axis.length, channels, dst, stores);
-}
-
-// Elements [from, to) of a row of `channels`-channel pixels by their exact runs: element e is
-// channel e % channels of index e / channels, whose taps are that channel of consecutive
-// pixels. The same operations in the same order as GatherExact.
-void GatherPixelElementsExact(const GatherAxis& axis, size_t channels,
-                              const float* HWY_RESTRICT src, float* HWY_RESTRICT dst, size_t from,
-                              size_t to) {
-  for (size_t e = from; e < to; ++e) {
-    const size_t i = e / channels;
-    const int32_t begin = axis.weight_offset[i];
-    const int32_t count = axis.weight_offset[i + 1] - begin;
-    const float* x =
-        src + static_cast<size_t>(count > 0 ? axis.first[i] : 0) * channels + e % channels;
-    const float* w = axis.weights + begin;
-    float acc = count > 0 ? w[0] * x[0] : 0.0f;
-    for (int32_t k = 1; k < count; ++k) {
-      acc = MulAddLikeVectors(w[k], x[static_cast<size_t>(k) * channels], acc);
-    }
-    dst[e] = acc;
-  }
 }
 
 void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
@@ -1101,6 +1395,7 @@ HWY_EXPORT(GatherThroughPlanarRowsImpl);
 HWY_EXPORT(CombineThenGatherRowsImpl);
 HWY_EXPORT(FloatLanesImpl);
 HWY_EXPORT(PeriodicRowsInHalfVectorsImpl);
+HWY_EXPORT(SplitsPixelPhasesImpl);
 HWY_EXPORT(ActiveTargetNameImpl);
 
 void GatherRows(const GatherAxis& axis, size_t rows, const float* src, ptrdiff_t src_stride,
@@ -1126,6 +1421,10 @@ void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end
   HWY_DYNAMIC_DISPATCH(CombineThenGatherRowsImpl)
   (runs, row_begin, row_end, group_rows, dtype, src, src_stride, src_row0, axis, scratch, dst,
    dst_stride);
+}
+
+bool SplitsPixelPhases(size_t channels, int stride) {
+  return HWY_DYNAMIC_DISPATCH(SplitsPixelPhasesImpl)(channels, stride);
 }
 
 size_t FloatLanes() {

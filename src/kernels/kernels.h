@@ -152,7 +152,10 @@ void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const
 // apart, split by column phase where the axis has a uniform interior of stride 2 or 4, so that
 // its taps need no shuffles), each channel's row gathered into `gathered` (rows axis.length
 // apart), and the results interleaved into dst (streamed as Interleave streams where `stores`
-// says). The same bits as Deinterleave, GatherRows and Interleave.
+// says). Except where SplitsPixelPhases: then `planar` holds the row split by pixel phase (the
+// pixels stride * m + p, still interleaved, in row p), every tap of the uniform interior is one
+// load from there and its sums go straight into dst (the edges through `gathered` where
+// streamed). The same bits as Deinterleave, GatherRows and Interleave either way.
 void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const float* pixels,
                              float* planar, float* gathered, float* dst,
                              ResultStores stores = ResultStores::kCached);
@@ -395,6 +398,10 @@ KernelTuning DefaultTuningForCpu();
 // For benchmarks that time two tunings in one process (bench/target_ab.cc) and for tests that
 // run every form: in force for the calls that begin after it returns; never while a call runs.
 void OverrideTuning(const KernelTuning& tuning);
+
+// Whether GatherThroughPlanarRows, on the dispatched target, splits rows of `channels` channels
+// by pixel phase for a uniform interior of `stride` (for the plan's cost of that form).
+bool SplitsPixelPhases(size_t channels, int stride);
 
 // The number of float lanes of the dispatched target, for laying out blocked weights.
 size_t FloatLanes();
