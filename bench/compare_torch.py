@@ -154,6 +154,13 @@ EXTRA_SHAPES = [
     "bilinear,8,4,500x500,224x224,fp32,channels_last,forward",
     "bilinear_aa,2,3,1080x1920,600x1000,fp32,forward",
     "bilinear_aa,2,3,1080x1920,600x1000,fp32,channels_last,forward",
+    # Channels-last RGB 2x and 4x downscales and the 2x bilinear gradient (the W pass split by
+    # pixel phase, or pixel rows for the 4x bilinear), against the same in NCHW.
+    "bilinear_aa,8,3,512x512,256x256,fp32,forward",
+    "bilinear_aa,8,3,512x512,256x256,fp32,channels_last,forward",
+    "bilinear,8,3,256x256,512x512,fp32",
+    "bilinear,8,3,256x256,512x512,fp32,channels_last",
+    "bilinear,8,3,1024x1024,256x256,fp32,channels_last,forward",
 ]
 
 
