@@ -970,7 +970,7 @@ void GatherPixelElementsExact(const GatherAxis& axis, size_t channels,
                               size_t to) {
   // i and c kept step by step: two divisions per element had cost more than its taps.
   size_t i = from / channels, c = from % channels;
-  for (size_t e = from; e < to; ++e, c = c + 1 == channels ? (++i, 0) : c + 1) {
+  for (size_t e = from; e < to; ++e) {
     const int32_t begin = axis.weight_offset[i];
     const int32_t count = axis.weight_offset[i + 1] - begin;
     const float* x = src + static_cast<size_t>(count > 0 ? axis.first[i] : 0) * channels + c;
@@ -980,6 +980,10 @@ void GatherPixelElementsExact(const GatherAxis& axis, size_t channels,
       acc = MulAddLikeVectors(w[k], x[static_cast<size_t>(k) * channels], acc);
     }
     dst[e] = acc;
+    if (++c == channels) {
+      c = 0;
+      ++i;
+    }
   }
 }
 
@@ -1227,16 +1231,17 @@ const PixelPhaseColumns* PixelPhaseColumnsFor(size_t channels, int stride) {
     return nullptr;
   }
   // Worked out once per target, for every channel count and both strides.
-  static const auto* const kColumns = [] {
-    auto* table = new std::array<PixelPhaseColumns, 2 * (kMaxInterleavedChannels + 1)>();
+  using Table = std::array<PixelPhaseColumns, 2 * (kMaxInterleavedChannels + 1)>;
+  static const Table kColumns = [] {
+    Table table;
     const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
     for (size_t c = kMinInterleavedChannels; c <= kMaxInterleavedChannels; ++c) {
-      (*table)[2 * c] = PixelPhaseColumns(c, 2, lanes);
-      (*table)[2 * c + 1] = PixelPhaseColumns(c, 4, lanes);
+      table[2 * c] = PixelPhaseColumns(c, 2, lanes);
+      table[2 * c + 1] = PixelPhaseColumns(c, 4, lanes);
     }
     return table;
   }();
-  const PixelPhaseColumns& columns = (*kColumns)[2 * channels + (stride == 4 ? 1 : 0)];
+  const PixelPhaseColumns& columns = kColumns[2 * channels + (stride == 4 ? 1 : 0)];
   if (columns.loads == 0) return nullptr;
   if (!kTwoTablePermutes && channels <= 4 && (columns.loads > 2 || channels < 3)) return nullptr;
   return &columns;
@@ -1424,6 +1429,7 @@ void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end
 }
 
 bool SplitsPixelPhases(size_t channels, int stride) {
+  ApplySimdOverrideOnce();
   return HWY_DYNAMIC_DISPATCH(SplitsPixelPhasesImpl)(channels, stride);
 }
 
