@@ -396,6 +396,48 @@ TEST(Engine, InterleavedRowsTakeARowTableWhereRunsDoNotRepeat) {
   }
 }
 
+// Channels-last rows whose W runs repeat within a short period but need two loads a tap (bicubic
+// 2x upscales of RGB and RGBA, bilinear 1.5x gradients of 5 to 7 channels) gather their pixel
+// rows in place on 16 lanes, where deinterleaving them for the planar form and interleaving the
+// result back cost more than the planar gather saves (1.14-1.45x faster over pixel rows on
+// AVX-512): the plan takes the periodic pixel form there, and on every target each dtype and
+// pass order matches the naive product.
+TEST(Engine, InterleavedPeriodicRowsStayPixelRowsOnWideVectors) {
+  const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
+  const ForwardAxis rows = BuildBilinearAxis(AxisSpec{7, 5, false, 0.0});
+  struct Case {
+    ForwardAxis axis;
+    bool forward;
+    std::vector<int64_t> channels;
+  };
+  const Case cases[] = {
+      {BuildBicubicAxis(AxisSpec{128, 256, false, 0.0}), true, {3, 4, 5}},
+      {BuildBilinearAxis(AxisSpec{128, 192, false, 0.0}), false, {5, 6, 7}},
+  };
+  for (const Case& c : cases) {
+    const AxisRuns runs = c.forward ? AsGather(c.axis) : Transpose(c.axis);
+    const AxisRuns runs_h = c.forward ? AsGather(rows) : Transpose(rows);
+    for (int64_t channels : c.channels) {
+      const Problem p = {
+          2,   channels, runs_h.result_size, runs.result_size, runs_h.source_size, runs.source_size,
+          true};
+      SCOPED_TRACE(::testing::Message()
+                   << (c.forward ? "forward " : "backward ") << runs.source_size << " -> "
+                   << runs.result_size << " C " << channels);
+      if (lanes == 16) {
+        PlaneView g, r;
+        ShapeViews(p, &g, &r);
+        const Plan plan = BuildPlan(DType::kFloat32, g, r, runs_h, runs, 1);
+        ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved);
+        EXPECT_TRUE(plan.schedule.w_periodic_pixels) << "pixel rows";
+        EXPECT_GT(plan.schedule.w_periodic.period, 0) << "a period's patterns, not a row table";
+      }
+      RunFloatAndBFloat16BothOrders(p, runs_h, runs);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 // Many small NCHW planes run in groups of kernels::kPlaneGroup through the channels-last passes:
 // every dtype, both pass orders, a last group short of planes, padded rows (transposed row by
 // row), downscaling and upscaling, with the same bits at 1 and 3 threads.

@@ -347,6 +347,20 @@ constexpr int64_t kHalfStepsPerMovedVector = 5;
 // (AVX-512, session 38), while the 2x downscales ran alike either way (bilinear 0.97-1.01, AA,
 // bicubic and the 2x gradient 0.99-1.01) and stay planar.
 constexpr int64_t kHalfStepsPerSplitVector = 8;
+// On 16-lane targets (AVX-512), against a periodic pixel form (one period's few lane patterns,
+// read from L1), the moves weigh 3.5 steps a vector: there each tap from two loads is one
+// two-table permute, where the count charges a permute and a blend, and deinterleaving three
+// to seven channels takes more permutes per vector than on narrower targets. Measured on the
+// Emerald Rapids VM (session 39, in-process, old plan against new, 2 threads): of 370
+// channels-last shapes (2 to 7 channels, the four filters, forward and backward, 2x, 1.5x, 4x
+// and odd ratios), the 25 periodic ones this weight moves to pixel rows ran 1.03-1.58x faster in
+// two runs (bicubic RGB 2x upscales 1.14-1.16, RGBA 1.26-1.28, bilinear 5-7 channels 1.23-1.58)
+// and none slower. Against row tables (a pattern per vector, tens of KiB per row, from L2) the same
+// weight moved twelve more shapes and ran RGB and RGBA at 0.90-1.00, 5-6 channels at
+// 1.03-1.23, so tables keep 2.5; AVX2 keeps it throughout (there 3.5 ran bilinear 500 -> 224
+// gradients, periodic with 32-112 element periods, at half the speed).
+constexpr int64_t kHalfStepsPerMovedVectorWide = 7;
+
 int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
                            CpuSchedule* schedule) {
   const AxisRuns& axis_w = problem.axis_w;
@@ -364,7 +378,8 @@ int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
   const int64_t half_steps_moved =
       kernels::SplitsPixelPhases(static_cast<size_t>(channels), stride)
           ? kHalfStepsPerSplitVector * source_vectors
-          : kHalfStepsPerMovedVector *
+          : (lanes >= 16 && pixels.period > 0 ? kHalfStepsPerMovedVectorWide
+                                              : kHalfStepsPerMovedVector) *
                 (source_vectors + CeilDiv(problem.result.w * channels, lanes));
   if (pixel_steps >= planar_steps * channels + half_steps_moved / 2) return planar_steps;
   schedule->w_uniform = UniformInterior();
