@@ -161,6 +161,13 @@ EXTRA_SHAPES = [
     "bilinear,8,3,256x256,512x512,fp32",
     "bilinear,8,3,256x256,512x512,fp32,channels_last",
     "bilinear,8,3,1024x1024,256x256,fp32,channels_last,forward",
+    # Channels-last RGB bicubic 2x upscales (pixel rows on AVX-512 since session 39; they had
+    # gone through deinterleaved planar rows) and bfloat16 4x bicubic AA downscales (the H pass
+    # sums even and odd columns of each load apart), against the same in NCHW.
+    "bicubic,8,3,256x256,512x512,fp32,forward",
+    "bicubic,8,3,256x256,512x512,fp32,channels_last,forward",
+    "bicubic_aa,8,3,512x512,128x128,bf16,forward",
+    "bicubic_aa,8,3,512x512,128x128,bf16,channels_last,forward",
 ]
 
 
