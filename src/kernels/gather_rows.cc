@@ -1255,13 +1255,12 @@ bool SplitsPixelPhasesImpl(size_t channels, int stride) {
 // the axis's uniform interior; false otherwise, and nothing done.
 bool GatherThroughPixelPhases(const GatherAxis& axis, size_t channels, const float* pixels,
                               float* phase_rows, float* gathered, float* dst, ResultStores stores) {
-  if ((axis.uniform_stride != 2 && axis.uniform_stride != 4) || axis.uniform_count < 1 ||
-      axis.uniform_count > kMaxUniformTaps) {
+  // PixelPhaseColumnsFor takes strides 2 and 4 only (none where the axis has no uniform interior).
+  const PixelPhaseColumns* const columns = PixelPhaseColumnsFor(channels, axis.uniform_stride);
+  if (columns == nullptr || axis.uniform_count < 1 || axis.uniform_count > kMaxUniformTaps) {
     return false;
   }
   const hn::ScalableTag<float> d;
-  const PixelPhaseColumns* const columns = PixelPhaseColumnsFor(channels, axis.uniform_stride);
-  if (columns == nullptr) return false;
   static constexpr std::array<PixelPhaseRowFunction, kMaxUniformTaps> kRows =
       PixelPhaseRows(std::make_integer_sequence<int, kMaxUniformTaps>());
   const auto stride = static_cast<size_t>(axis.uniform_stride);
