@@ -347,19 +347,24 @@ constexpr int64_t kHalfStepsPerMovedVector = 5;
 // (AVX-512, session 38), while the 2x downscales ran alike either way (bilinear 0.97-1.01, AA,
 // bicubic and the 2x gradient 0.99-1.01) and stay planar.
 constexpr int64_t kHalfStepsPerSplitVector = 8;
-// On 16-lane targets (AVX-512), against a periodic pixel form (one period's few lane patterns,
-// read from L1), the moves weigh 3.5 steps a vector: there each tap from two loads is one
-// two-table permute, where the count charges a permute and a blend, and deinterleaving three
-// to seven channels takes more permutes per vector than on narrower targets. Measured on the
-// Emerald Rapids VM (session 39, in-process, old plan against new, 2 threads): of 370
-// channels-last shapes (2 to 7 channels, the four filters, forward and backward, 2x, 1.5x, 4x
-// and odd ratios), the 25 periodic ones this weight moves to pixel rows ran 1.03-1.58x faster in
-// two runs (bicubic RGB 2x upscales 1.14-1.16, RGBA 1.26-1.28, bilinear 5-7 channels 1.23-1.58)
-// and none slower. Against row tables (a pattern per vector, tens of KiB per row, from L2) the same
-// weight moved twelve more shapes and ran RGB and RGBA at 0.90-1.00, 5-6 channels at
-// 1.03-1.23, so tables keep 2.5; AVX2 keeps it throughout (there 3.5 ran bilinear 500 -> 224
-// gradients, periodic with 32-112 element periods, at half the speed).
+// Against a periodic pixel form of at least two taps (one period's few lane patterns, read from
+// L1), the moves weigh 3.5 steps a vector on 16-lane targets (AVX-512), and on narrower ones
+// where each tap takes at most two loads: there a tap from two loads is one two-table permute
+// (AVX-512) or two and a blend, where deinterleaving three to seven channels and interleaving the
+// result back take more permutes per vector than the count's 2.5 steps. Measured on the Emerald
+// Rapids VM (session 39, in-process, old plan against new, 2 threads): of 370 channels-last
+// shapes (2 to 7 channels, the four filters, forward and backward, 2x, 1.5x, 4x and odd ratios),
+// the 25 this moves to pixel rows on AVX-512 ran 1.03-1.58x faster in two runs (bicubic RGB 2x
+// upscales 1.14-1.16, RGBA 1.26-1.28, bilinear 1.5x gradients of 5-7 channels 1.23-1.58), the 10
+// on AVX2 1.10-1.43x (bicubic and bicubic AA 2x of 2-4 channels); none slower. The same weight
+// for every periodic form on AVX2 ran the 500 -> 224 bilinear gradients (one tap, periods of
+// 32-112 elements) at half their speed and taps from three or four loads at 0.88-1.22; against
+// row tables (a pattern per vector, tens of KiB a row, from L2) it ran RGB and RGBA at 0.81-1.03
+// on both targets. Those keep 2.5.
 constexpr int64_t kHalfStepsPerMovedVectorWide = 7;
+bool MovesWeighMore(const PeriodicInterior& pixels, int64_t lanes) {
+  return pixels.period > 0 && pixels.taps >= 2 && (lanes >= 16 || CeilDiv(pixels.span, lanes) <= 2);
+}
 
 int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
                            CpuSchedule* schedule) {
@@ -378,8 +383,8 @@ int64_t ChoosePixelRowForm(const ResampleProblem& problem, int64_t planar_steps,
   const int64_t half_steps_moved =
       kernels::SplitsPixelPhases(static_cast<size_t>(channels), stride)
           ? kHalfStepsPerSplitVector * source_vectors
-          : (lanes >= 16 && pixels.period > 0 ? kHalfStepsPerMovedVectorWide
-                                              : kHalfStepsPerMovedVector) *
+          : (MovesWeighMore(pixels, lanes) ? kHalfStepsPerMovedVectorWide
+                                           : kHalfStepsPerMovedVector) *
                 (source_vectors + CeilDiv(problem.result.w * channels, lanes));
   if (pixel_steps >= planar_steps * channels + half_steps_moved / 2) return planar_steps;
   schedule->w_uniform = UniformInterior();
