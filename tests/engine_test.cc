@@ -195,6 +195,20 @@ void RunFloatAndBFloat16BothOrders(const Problem& p, const AxisRuns& ax_h, const
   }
 }
 
+// Two channels-last images of `channels` channels resampled along runs_h and runs_w.
+Problem InterleavedProblem(int64_t channels, const AxisRuns& runs_h, const AxisRuns& runs_w) {
+  return Problem{
+      2,   channels, runs_h.result_size, runs_w.result_size, runs_h.source_size, runs_w.source_size,
+      true};
+}
+
+// The float32 plan of `p` on one thread.
+Plan PlanOf(const Problem& p, const AxisRuns& runs_h, const AxisRuns& runs_w) {
+  PlaneView g, r;
+  ShapeViews(p, &g, &r);
+  return BuildPlan(DType::kFloat32, g, r, runs_h, runs_w, 1);
+}
+
 TEST(Engine, BothPassOrdersBothLayoutsEveryDType) {
   const std::vector<Problem> problems = {
       {2, 3, 9, 13, 20, 7, false},
@@ -330,16 +344,12 @@ TEST(Engine, InterleavedUniformDownscalesSplitByPixelPhase) {
     const AxisRuns runs = c.forward ? AsGather(c.axis) : Transpose(c.axis);
     const AxisRuns runs_h = c.forward ? AsGather(rows) : Transpose(rows);
     for (int64_t channels = 2; channels <= 7; ++channels) {
-      const Problem p = {
-          2,   channels, runs_h.result_size, runs.result_size, runs_h.source_size, runs.source_size,
-          true};
+      const Problem p = InterleavedProblem(channels, runs_h, runs);
       SCOPED_TRACE(::testing::Message()
                    << (c.forward ? "forward " : "backward ") << runs.source_size << " -> "
                    << runs.result_size << " C " << channels);
       if (lanes == 16 && channels == 3 && c.forward) {
-        PlaneView g, r;
-        ShapeViews(p, &g, &r);
-        const Plan plan = BuildPlan(DType::kFloat32, g, r, runs_h, runs, 1);
+        const Plan plan = PlanOf(p, runs_h, runs);
         ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved);
         ASSERT_TRUE(kernels::SplitsPixelPhases(3, c.stride));
         if (c.stride == 4) {
@@ -370,19 +380,11 @@ TEST(Engine, InterleavedRowsTakeARowTableWhereRunsDoNotRepeat) {
       const AxisRuns runs = forward ? AsGather(axis) : Transpose(axis);
       const AxisRuns runs_h = forward ? AsGather(rows) : Transpose(rows);
       for (int64_t channels : {3, 4}) {
-        const Problem p = {2,
-                           channels,
-                           runs_h.result_size,
-                           runs.result_size,
-                           runs_h.source_size,
-                           runs.source_size,
-                           true};
+        const Problem p = InterleavedProblem(channels, runs_h, runs);
         SCOPED_TRACE(::testing::Message() << (forward ? "forward " : "backward ") << spec.in_size
                                           << " -> " << spec.out_size << " C " << channels);
         if (forward && lanes == 16) {
-          PlaneView g, r;
-          ShapeViews(p, &g, &r);
-          const Plan plan = BuildPlan(DType::kFloat32, g, r, runs_h, runs, 1);
+          const Plan plan = PlanOf(p, runs_h, runs);
           ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved);
           EXPECT_TRUE(plan.schedule.w_periodic_pixels);
           const PeriodicInterior& table = plan.schedule.w_periodic;
@@ -419,16 +421,12 @@ TEST(Engine, InterleavedPeriodicRowsStayPixelRowsOnWideVectors) {
     const AxisRuns runs = c.forward ? AsGather(c.axis) : Transpose(c.axis);
     const AxisRuns runs_h = c.forward ? AsGather(rows) : Transpose(rows);
     for (int64_t channels : c.channels) {
-      const Problem p = {
-          2,   channels, runs_h.result_size, runs.result_size, runs_h.source_size, runs.source_size,
-          true};
+      const Problem p = InterleavedProblem(channels, runs_h, runs);
       SCOPED_TRACE(::testing::Message()
                    << (c.forward ? "forward " : "backward ") << runs.source_size << " -> "
                    << runs.result_size << " C " << channels);
       if (lanes == 16 || (lanes == 8 && c.forward && channels <= 4)) {
-        PlaneView g, r;
-        ShapeViews(p, &g, &r);
-        const Plan plan = BuildPlan(DType::kFloat32, g, r, runs_h, runs, 1);
+        const Plan plan = PlanOf(p, runs_h, runs);
         ASSERT_EQ(plan.schedule.layout, Layout::kInterleaved);
         EXPECT_TRUE(plan.schedule.w_periodic_pixels) << "pixel rows on " << lanes << " lanes";
         EXPECT_GT(plan.schedule.w_periodic.period, 0) << "a period's patterns, not a row table";

@@ -252,23 +252,24 @@ struct NaturalOrder<RowSink<2>> : std::false_type {};
 template <>
 struct NaturalOrder<RowSink<4>> : std::false_type {};
 
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
 // Whether 512-bit vectors zip with one two-table permute each (ZipEvenOdd).
 inline constexpr bool kZipsWideVectors = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL;
 
-// Whether bfloat16 rows combined into a `Sink` in D's vectors (the many-tap sweeps and the blocks
-// of four vectors) read each load as its even and odd columns, CombineBFloat16Phases' split (a
-// shift and a mask), and zip the sums back into order at the store: two shuffles per two
-// vectors once, where converting each half of a load took a shuffle per vector per tap. A 4x
-// bicubic AA downscale of channels-last RGB (17 taps a row) ran 1.13x faster on AVX-512, 1.11x
-// on AVX2 and 1.18x on SSE4; a 2x AA one (4 taps) 1.02-1.09x (bench/RESULTS.md, session 39).
+// Whether bfloat16 rows combined into a `Sink` in D's vectors (ColumnBlocks: the many-tap sweeps
+// and the blocks of four vectors) read each load as its even and odd columns, the split of
+// CombineBFloat16Phases (a shift and a mask), and zip the sums back into order at the store: two
+// shuffles per two vectors once, where converting each half of a load took a shuffle per vector
+// per tap. A 4x bicubic AA downscale of channels-last RGB (17 taps a row) ran 1.13x faster on
+// AVX-512, 1.11x on AVX2 and 1.18x on SSE4; a 2x AA one (4 taps) 1.02-1.09x (bench/RESULTS.md,
+// session 39).
 template <DType kType, class D, class Sink>
-inline constexpr bool kBFloat16EvenOdd = (kType == DType::kBFloat16) && NaturalOrder<Sink>::value &&
+inline constexpr bool kBFloat16EvenOdd = HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE &&
+                                         (kType == DType::kBFloat16) && NaturalOrder<Sink>::value &&
                                          (hn::MaxLanes(D()) == 4 || hn::MaxLanes(D()) == 8 ||
                                           (hn::MaxLanes(D()) == 16 && kZipsWideVectors));
 
 // even[m] and odd[m] as columns 2m and 2m + 1 of a run of 2 * lanes: the first lanes columns into
-// `low`, the rest into `high`.
+// `low`, the rest into `high`. For the vectors kBFloat16EvenOdd admits.
 template <class D, class V = hn::Vec<D>>
 HWY_INLINE void ZipEvenOdd(D d, V even, V odd, V& low, V& high) {
   if constexpr (hn::MaxLanes(D()) == 16) {
@@ -281,6 +282,7 @@ HWY_INLINE void ZipEvenOdd(D d, V even, V odd, V& low, V& high) {
     high = V{_mm512_permutex2var_ps(even.raw, _mm512_load_si512(kHigh), odd.raw)};
 #endif
   } else {
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE  // (kBFloat16EvenOdd excludes those)
     // Within each 128-bit block: the columns of its lower and of its upper pairs of lanes.
     const V lower_pairs = hn::InterleaveLower(d, even, odd);
     const V upper_pairs = hn::InterleaveUpper(d, even, odd);
@@ -291,30 +293,54 @@ HWY_INLINE void ZipEvenOdd(D d, V even, V odd, V& low, V& high) {
       low = hn::ConcatLowerLower(d, upper_pairs, lower_pairs);
       high = hn::ConcatUpperUpper(d, upper_pairs, lower_pairs);
     }
+#endif
   }
 }
 
-// 2 * lanes bfloat16 columns from `at` as floats: the even columns into `even`, the odd ones
-// into `odd` (each pair's 32 bits shifted left by 16, or masked to their upper half).
-template <class D>
-struct BFloat16EvenOddLoader {
-  hn::Vec<hn::RebindToUnsigned<D>> upper_half;
+// A block of 4 * lanes columns of a source row of kType as four vectors (Load), and the block's
+// sums into a sink (Store): in column order; or, where kBFloat16EvenOdd, as the even and odd
+// columns of the block's two halves (a0 and a1 the first half's, a2 and a3 the second's), zipped
+// back into order at the store. Every column sums the same exactly converted values either way.
+template <DType kType, class D, class Sink>
+struct ColumnBlocks {
+  using Storage = typename DTypeTraits<kType>::Storage;
+  using V = hn::Vec<D>;
+  static constexpr bool kEvenOdd = kBFloat16EvenOdd<kType, D, Sink>;
+  hn::Vec<hn::RebindToUnsigned<D>> upper_half;  // kEvenOdd: the odd columns' mask
 
-  HWY_INLINE explicit BFloat16EvenOddLoader(D /* tag */)
+  HWY_INLINE explicit ColumnBlocks(D /* tag */)
       : upper_half(hn::Set(hn::RebindToUnsigned<D>(), 0xFFFF0000u)) {}
 
-  HWY_INLINE void operator()(D d, const uint16_t* HWY_RESTRICT at, hn::Vec<D>& even,
-                             hn::Vec<D>& odd) const {
-    const hn::RebindToUnsigned<D> du32;
-    const auto pairs = hn::BitCast(du32, hn::LoadU(hn::Repartition<uint16_t, D>(), at));
-    even = hn::BitCast(d, hn::ShiftLeft<16>(pairs));
-    odd = hn::BitCast(d, hn::And(pairs, upper_half));
+  HWY_INLINE void Load(D d, const Storage* HWY_RESTRICT at, V& x0, V& x1, V& x2, V& x3) const {
+    const size_t lanes = hn::Lanes(d);
+    if constexpr (kEvenOdd) {
+      const hn::RebindToUnsigned<D> du32;
+      const hn::Repartition<uint16_t, D> du16;
+      const auto low_pairs = hn::BitCast(du32, hn::LoadU(du16, at));
+      const auto high_pairs = hn::BitCast(du32, hn::LoadU(du16, at + 2 * lanes));
+      x0 = hn::BitCast(d, hn::ShiftLeft<16>(low_pairs));
+      x1 = hn::BitCast(d, hn::And(low_pairs, upper_half));
+      x2 = hn::BitCast(d, hn::ShiftLeft<16>(high_pairs));
+      x3 = hn::BitCast(d, hn::And(high_pairs, upper_half));
+    } else {
+      x0 = LoadAs<kType>(d, at);
+      x1 = LoadAs<kType>(d, at + lanes);
+      x2 = LoadAs<kType>(d, at + 2 * lanes);
+      x3 = LoadAs<kType>(d, at + 3 * lanes);
+    }
+  }
+
+  HWY_INLINE void Store(D d, const Sink& sink, size_t column, V a0, V a1, V a2, V a3) const {
+    if constexpr (kEvenOdd) {
+      V n0, n1, n2, n3;
+      ZipEvenOdd(d, a0, a1, n0, n1);
+      ZipEvenOdd(d, a2, a3, n2, n3);
+      sink.Store4(d, column, n0, n1, n2, n3);
+    } else {
+      sink.Store4(d, column, a0, a1, a2, a3);
+    }
   }
 };
-#else
-template <DType kType, class D, class Sink>
-inline constexpr bool kBFloat16EvenOdd = false;
-#endif
 
 // Combine's form for long runs of distant rows (anti-aliased downscales by 4 and more: 16-33
 // taps). The column-block loop below reads all `count` rows at once, a line or two of each per
@@ -365,69 +391,23 @@ HWY_INLINE void SweepTaps(D d, const Sink& sink_ref, size_t column, size_t strip
   const auto weight_of = [&](int k) { return hn::Set(d, weights[k < kTaps ? k : kTaps - 1]); };
   const Storage *r0 = row_of(0), *r1 = row_of(1), *r2 = row_of(2), *r3 = row_of(3);
   const V w0 = weight_of(0), w1 = weight_of(1), w2 = weight_of(2), w3 = weight_of(3);
-  if constexpr (kBFloat16EvenOdd<kType, D, Sink>) {
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-    // The block's columns as even and odd ones of its two halves: a0 and a1 the first half's,
-    // a2 and a3 the second's, in the partial sums too. Every column still sums its taps' products
-    // in k order from the same exactly converted values: the same bits.
-    const BFloat16EvenOddLoader<D> split(d);
-    for (size_t v = 0; v < strip; v += block) {
-      V a0, a1, a2, a3;
-      const auto tap = [&](const Storage* HWY_RESTRICT row, V w) {
-        V e0, o0, e1, o1;
-        split(d, row + v, e0, o0);
-        split(d, row + v + 2 * lanes, e1, o1);
-        a0 = hn::MulAdd(w, e0, a0);
-        a1 = hn::MulAdd(w, o0, a1);
-        a2 = hn::MulAdd(w, e1, a2);
-        a3 = hn::MulAdd(w, o1, a3);
-      };
-      if constexpr (kFirst) {
-        split(d, r0 + v, a0, a1);
-        split(d, r0 + v + 2 * lanes, a2, a3);
-        a0 = hn::Mul(w0, a0);
-        a1 = hn::Mul(w0, a1);
-        a2 = hn::Mul(w0, a2);
-        a3 = hn::Mul(w0, a3);
-      } else {
-        a0 = hn::Load(d, partial + v);
-        a1 = hn::Load(d, partial + v + lanes);
-        a2 = hn::Load(d, partial + v + 2 * lanes);
-        a3 = hn::Load(d, partial + v + 3 * lanes);
-        tap(r0, w0);
-      }
-      if constexpr (kTaps > 1) tap(r1, w1);
-      if constexpr (kTaps > 2) tap(r2, w2);
-      if constexpr (kTaps > 3) tap(r3, w3);
-      if (prefetch != nullptr) prefetch->Issue(quota);
-      if (last) {
-        V n0, n1, n2, n3;
-        ZipEvenOdd(d, a0, a1, n0, n1);
-        ZipEvenOdd(d, a2, a3, n2, n3);
-        sink.Store4(d, column + v, n0, n1, n2, n3);
-      } else {
-        hn::Store(a0, d, partial + v);
-        hn::Store(a1, d, partial + v + lanes);
-        hn::Store(a2, d, partial + v + 2 * lanes);
-        hn::Store(a3, d, partial + v + 3 * lanes);
-      }
-    }
-    return;
-#endif
-  }
+  const ColumnBlocks<kType, D, Sink> blocks(d);
   for (size_t v = 0; v < strip; v += block) {
     V a0, a1, a2, a3;
     const auto tap = [&](const Storage* HWY_RESTRICT row, V w) {
-      a0 = hn::MulAdd(w, LoadAs<kType>(d, row + v), a0);
-      a1 = hn::MulAdd(w, LoadAs<kType>(d, row + v + lanes), a1);
-      a2 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 2 * lanes), a2);
-      a3 = hn::MulAdd(w, LoadAs<kType>(d, row + v + 3 * lanes), a3);
+      V x0, x1, x2, x3;
+      blocks.Load(d, row + v, x0, x1, x2, x3);
+      a0 = hn::MulAdd(w, x0, a0);
+      a1 = hn::MulAdd(w, x1, a1);
+      a2 = hn::MulAdd(w, x2, a2);
+      a3 = hn::MulAdd(w, x3, a3);
     };
     if constexpr (kFirst) {
-      a0 = hn::Mul(w0, LoadAs<kType>(d, r0 + v));
-      a1 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + lanes));
-      a2 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 2 * lanes));
-      a3 = hn::Mul(w0, LoadAs<kType>(d, r0 + v + 3 * lanes));
+      blocks.Load(d, r0 + v, a0, a1, a2, a3);
+      a0 = hn::Mul(w0, a0);
+      a1 = hn::Mul(w0, a1);
+      a2 = hn::Mul(w0, a2);
+      a3 = hn::Mul(w0, a3);
     } else {
       a0 = hn::Load(d, partial + v);
       a1 = hn::Load(d, partial + v + lanes);
@@ -440,7 +420,7 @@ HWY_INLINE void SweepTaps(D d, const Sink& sink_ref, size_t column, size_t strip
     if constexpr (kTaps > 3) tap(r3, w3);
     if (prefetch != nullptr) prefetch->Issue(quota);
     if (last) {
-      sink.Store4(d, column + v, a0, a1, a2, a3);
+      blocks.Store(d, sink, column + v, a0, a1, a2, a3);
     } else {
       hn::Store(a0, d, partial + v);
       hn::Store(a1, d, partial + v + lanes);
@@ -526,55 +506,28 @@ HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
                                size_t count) {
   using Storage = typename DTypeTraits<kType>::Storage;
   const size_t lanes = hn::Lanes(d);
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  if constexpr (kBFloat16EvenOdd<kType, D, Sink>) {
-    // As the many-tap sweeps: even and odd columns summed apart, zipped at the store.
-    const BFloat16EvenOddLoader<D> split(d);
-    for (; j + 4 * lanes <= n; j += 4 * lanes) {
-      const Storage* row = src + j;
-      hn::Vec<D> a0, a1, a2, a3;
-      split(d, row, a0, a1);
-      split(d, row + 2 * lanes, a2, a3);
-      const auto w0 = hn::Set(d, weights[0]);
-      a0 = hn::Mul(w0, a0);
-      a1 = hn::Mul(w0, a1);
-      a2 = hn::Mul(w0, a2);
-      a3 = hn::Mul(w0, a3);
-      for (size_t k = 1; k < count; ++k) {
-        row += src_stride;
-        hn::Vec<D> e0, o0, e1, o1;
-        split(d, row, e0, o0);
-        split(d, row + 2 * lanes, e1, o1);
-        const auto w = hn::Set(d, weights[k]);
-        a0 = hn::MulAdd(w, e0, a0);
-        a1 = hn::MulAdd(w, o0, a1);
-        a2 = hn::MulAdd(w, e1, a2);
-        a3 = hn::MulAdd(w, o1, a3);
-      }
-      hn::Vec<D> n0, n1, n2, n3;
-      ZipEvenOdd(d, a0, a1, n0, n1);
-      ZipEvenOdd(d, a2, a3, n2, n3);
-      sink.Store4(d, j, n0, n1, n2, n3);
-    }
-  }
-#endif
   // Four independent accumulators hide the FMA latency.
+  const ColumnBlocks<kType, D, Sink> blocks(d);
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
     const Storage* row = src + j;
     const auto w0 = hn::Set(d, weights[0]);
-    auto acc0 = hn::Mul(w0, LoadAs<kType>(d, row));
-    auto acc1 = hn::Mul(w0, LoadAs<kType>(d, row + lanes));
-    auto acc2 = hn::Mul(w0, LoadAs<kType>(d, row + 2 * lanes));
-    auto acc3 = hn::Mul(w0, LoadAs<kType>(d, row + 3 * lanes));
+    hn::Vec<D> acc0, acc1, acc2, acc3;
+    blocks.Load(d, row, acc0, acc1, acc2, acc3);
+    acc0 = hn::Mul(w0, acc0);
+    acc1 = hn::Mul(w0, acc1);
+    acc2 = hn::Mul(w0, acc2);
+    acc3 = hn::Mul(w0, acc3);
     for (size_t k = 1; k < count; ++k) {
       row += src_stride;
       const auto w = hn::Set(d, weights[k]);
-      acc0 = hn::MulAdd(w, LoadAs<kType>(d, row), acc0);
-      acc1 = hn::MulAdd(w, LoadAs<kType>(d, row + lanes), acc1);
-      acc2 = hn::MulAdd(w, LoadAs<kType>(d, row + 2 * lanes), acc2);
-      acc3 = hn::MulAdd(w, LoadAs<kType>(d, row + 3 * lanes), acc3);
+      hn::Vec<D> x0, x1, x2, x3;
+      blocks.Load(d, row, x0, x1, x2, x3);
+      acc0 = hn::MulAdd(w, x0, acc0);
+      acc1 = hn::MulAdd(w, x1, acc1);
+      acc2 = hn::MulAdd(w, x2, acc2);
+      acc3 = hn::MulAdd(w, x3, acc3);
     }
-    sink.Store4(d, j, acc0, acc1, acc2, acc3);
+    blocks.Store(d, sink, j, acc0, acc1, acc2, acc3);
   }
   // The vector of columns [at, at + lanes).
   const auto combine_vector = [&](size_t at) {
