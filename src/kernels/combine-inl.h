@@ -301,21 +301,19 @@ HWY_INLINE void ZipEvenOdd(D d, V even, V odd, V& low, V& high) {
 // sums into a sink (Store): in column order; or, where kBFloat16EvenOdd, as the even and odd
 // columns of the block's two halves (a0 and a1 the first half's, a2 and a3 the second's), zipped
 // back into order at the store. Every column sums the same exactly converted values either way.
+// (Stateless: SVE's vectors cannot be members; the mask's broadcast is hoisted out of the loops.)
 template <DType kType, class D, class Sink>
 struct ColumnBlocks {
   using Storage = typename DTypeTraits<kType>::Storage;
   using V = hn::Vec<D>;
   static constexpr bool kEvenOdd = kBFloat16EvenOdd<kType, D, Sink>;
-  hn::Vec<hn::RebindToUnsigned<D>> upper_half;  // kEvenOdd: the odd columns' mask
 
-  HWY_INLINE explicit ColumnBlocks(D /* tag */)
-      : upper_half(hn::Set(hn::RebindToUnsigned<D>(), 0xFFFF0000u)) {}
-
-  HWY_INLINE void Load(D d, const Storage* HWY_RESTRICT at, V& x0, V& x1, V& x2, V& x3) const {
+  static HWY_INLINE void Load(D d, const Storage* HWY_RESTRICT at, V& x0, V& x1, V& x2, V& x3) {
     const size_t lanes = hn::Lanes(d);
     if constexpr (kEvenOdd) {
       const hn::RebindToUnsigned<D> du32;
       const hn::Repartition<uint16_t, D> du16;
+      const auto upper_half = hn::Set(du32, 0xFFFF0000u);
       const auto low_pairs = hn::BitCast(du32, hn::LoadU(du16, at));
       const auto high_pairs = hn::BitCast(du32, hn::LoadU(du16, at + 2 * lanes));
       x0 = hn::BitCast(d, hn::ShiftLeft<16>(low_pairs));
@@ -330,7 +328,7 @@ struct ColumnBlocks {
     }
   }
 
-  HWY_INLINE void Store(D d, const Sink& sink, size_t column, V a0, V a1, V a2, V a3) const {
+  static HWY_INLINE void Store(D d, const Sink& sink, size_t column, V a0, V a1, V a2, V a3) {
     if constexpr (kEvenOdd) {
       V n0, n1, n2, n3;
       ZipEvenOdd(d, a0, a1, n0, n1);
@@ -391,19 +389,19 @@ HWY_INLINE void SweepTaps(D d, const Sink& sink_ref, size_t column, size_t strip
   const auto weight_of = [&](int k) { return hn::Set(d, weights[k < kTaps ? k : kTaps - 1]); };
   const Storage *r0 = row_of(0), *r1 = row_of(1), *r2 = row_of(2), *r3 = row_of(3);
   const V w0 = weight_of(0), w1 = weight_of(1), w2 = weight_of(2), w3 = weight_of(3);
-  const ColumnBlocks<kType, D, Sink> blocks(d);
+  using Blocks = ColumnBlocks<kType, D, Sink>;
   for (size_t v = 0; v < strip; v += block) {
     V a0, a1, a2, a3;
     const auto tap = [&](const Storage* HWY_RESTRICT row, V w) {
       V x0, x1, x2, x3;
-      blocks.Load(d, row + v, x0, x1, x2, x3);
+      Blocks::Load(d, row + v, x0, x1, x2, x3);
       a0 = hn::MulAdd(w, x0, a0);
       a1 = hn::MulAdd(w, x1, a1);
       a2 = hn::MulAdd(w, x2, a2);
       a3 = hn::MulAdd(w, x3, a3);
     };
     if constexpr (kFirst) {
-      blocks.Load(d, r0 + v, a0, a1, a2, a3);
+      Blocks::Load(d, r0 + v, a0, a1, a2, a3);
       a0 = hn::Mul(w0, a0);
       a1 = hn::Mul(w0, a1);
       a2 = hn::Mul(w0, a2);
@@ -420,7 +418,7 @@ HWY_INLINE void SweepTaps(D d, const Sink& sink_ref, size_t column, size_t strip
     if constexpr (kTaps > 3) tap(r3, w3);
     if (prefetch != nullptr) prefetch->Issue(quota);
     if (last) {
-      blocks.Store(d, sink, column + v, a0, a1, a2, a3);
+      Blocks::Store(d, sink, column + v, a0, a1, a2, a3);
     } else {
       hn::Store(a0, d, partial + v);
       hn::Store(a1, d, partial + v + lanes);
@@ -507,12 +505,12 @@ HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
   using Storage = typename DTypeTraits<kType>::Storage;
   const size_t lanes = hn::Lanes(d);
   // Four independent accumulators hide the FMA latency.
-  const ColumnBlocks<kType, D, Sink> blocks(d);
+  using Blocks = ColumnBlocks<kType, D, Sink>;
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
     const Storage* row = src + j;
     const auto w0 = hn::Set(d, weights[0]);
     hn::Vec<D> acc0, acc1, acc2, acc3;
-    blocks.Load(d, row, acc0, acc1, acc2, acc3);
+    Blocks::Load(d, row, acc0, acc1, acc2, acc3);
     acc0 = hn::Mul(w0, acc0);
     acc1 = hn::Mul(w0, acc1);
     acc2 = hn::Mul(w0, acc2);
@@ -521,13 +519,13 @@ HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
       row += src_stride;
       const auto w = hn::Set(d, weights[k]);
       hn::Vec<D> x0, x1, x2, x3;
-      blocks.Load(d, row, x0, x1, x2, x3);
+      Blocks::Load(d, row, x0, x1, x2, x3);
       acc0 = hn::MulAdd(w, x0, acc0);
       acc1 = hn::MulAdd(w, x1, acc1);
       acc2 = hn::MulAdd(w, x2, acc2);
       acc3 = hn::MulAdd(w, x3, acc3);
     }
-    blocks.Store(d, sink, j, acc0, acc1, acc2, acc3);
+    Blocks::Store(d, sink, j, acc0, acc1, acc2, acc3);
   }
   // The vector of columns [at, at + lanes).
   const auto combine_vector = [&](size_t at) {
