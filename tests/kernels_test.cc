@@ -1985,6 +1985,71 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
   }
 }
 
+// A 16-bit value's bits with every NaN as one value (BitsOrNaN's reason).
+uint16_t Bits16OrNaN(DType dtype, uint16_t bits) {
+  const uint16_t infinity = dtype == DType::kBFloat16 ? 0x7F80 : 0x7C00;
+  return (bits & 0x7FFF) > infinity ? uint16_t{0x7FFF} : bits;
+}
+
+// GatherPixelsRounded writes the bits of GatherPixels into floats rounded by StoreFromFloat, in
+// both 16-bit dtypes, for pixels of every form (narrower than a vector, one and two whole
+// vectors, a last vector overlapping the one before, half vectors on AVX-512, four vectors and
+// more through Combine), back to back and apart (the gaps untouched), on rows not aligned to a
+// vector; whether or not this target takes it (RoundsPixelsInRegisters), it must be exact. The
+// source holds NaNs, infinities, values whose sums are subnormal in float32 or round to float16
+// subnormals, and halfway cases for both roundings; which NaN a sum gives is left open, as
+// BitsOrNaN leaves it.
+TEST_P(KernelsOnEveryTarget, GatherPixelsRoundedMatchesGatherThenStoreFromFloat) {
+  const RandomAxis axis = MakeRandomAxis(19, 41, 14);
+  constexpr uint16_t kUntouched = 0x5555;
+  std::vector<int64_t> lengths = LengthsAroundVectors(TargetLanes());
+  for (const int64_t more : {TargetLanes() / 2, 3 * TargetLanes() / 2, 5 * TargetLanes() / 2,
+                             4 * TargetLanes() + 3, 9 * TargetLanes()}) {
+    if (more > 3) lengths.push_back(more);
+  }
+  for (const int64_t length : lengths) {
+    const auto channels = static_cast<size_t>(length);
+    const ptrdiff_t src_stride = static_cast<ptrdiff_t>(channels) + 1;
+    std::vector<float> src = Random(41 * src_stride, 15);
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::infinity(),
+                              -std::numeric_limits<float>::infinity(),
+                              1e-39f,
+                              -3e-41f,
+                              3e-6f,
+                              1.0f + 0x1p-8f,
+                              1.0f + 0x1p-11f + 0x1p-23f};
+    for (size_t k = 0; k < src.size(); k += 7) src[k] = specials[(k / 7) % std::size(specials)];
+    std::vector<float> gathered(19 * channels);
+    kernels::GatherPixels(axis.View(false), channels, src.data(), src_stride, gathered.data(),
+                          static_cast<ptrdiff_t>(channels));
+    for (const DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+      std::vector<uint16_t> expected(19 * channels);
+      kernels::StoreFromFloat(dtype, gathered.data(), gathered.size(), expected.data(), 1);
+      for (const size_t gap : {size_t{0}, size_t{3}}) {
+        const size_t pixel_stride = channels + gap;
+        std::vector<uint16_t> storage(19 * pixel_stride + 1, kUntouched);
+        uint16_t* const dst = storage.data() + 1;  // off every vector boundary
+        kernels::GatherPixelsRounded(axis.View(false), channels, src.data(), src_stride, dtype, dst,
+                                     static_cast<ptrdiff_t>(pixel_stride));
+        const std::string where = std::string(dtype == DType::kBFloat16 ? " bf16" : " fp16") +
+                                  " of " + std::to_string(channels) + " gap " + std::to_string(gap);
+        ASSERT_EQ(storage[0], kUntouched) << "before the row" << where;
+        for (size_t i = 0; i < 19; ++i) {
+          for (size_t ch = 0; ch < channels; ++ch) {
+            ASSERT_EQ(Bits16OrNaN(dtype, dst[i * pixel_stride + ch]),
+                      Bits16OrNaN(dtype, expected[i * channels + ch]))
+                << "pixel " << i << " channel " << ch << where;
+          }
+          for (size_t g = channels; g < pixel_stride; ++g) {
+            ASSERT_EQ(dst[i * pixel_stride + g], kUntouched) << "pixel " << i << " gap" << where;
+          }
+        }
+      }
+    }
+  }
+}
+
 // CopyPixels gives each result pixel its source pixel's bytes, or zeros for an empty run or a
 // null source (a result row whose H run is empty), for pixel sizes around the vector's bytes and
 // its parts (whole vectors; two, four or eight pixels to a streamed vector; a last vector

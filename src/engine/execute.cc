@@ -19,6 +19,7 @@ using kernels::CombineThenGatherRows;
 using kernels::GatherAxis;
 using kernels::GatherPixelBand;
 using kernels::GatherPixels;
+using kernels::GatherPixelsRounded;
 using kernels::GatherRows;
 using kernels::LoadAsFloat;
 using kernels::ResultStores;
@@ -411,6 +412,8 @@ class ChannelsLastTask {
         result_w_(work.result->w),
         source_w_(work.source->w),
         stores_(work.stores),
+        rounds_in_registers_(
+            !f32_ && kernels::RoundsPixelsInRegisters(work.dtype, static_cast<size_t>(work.width))),
         gather_(WidthGather(plan)) {
     gather_.block_lanes = 0;  // pixels, not scalars, are gathered here
     gather_.gathered_taps = 0;
@@ -624,6 +627,9 @@ class ChannelsLastTask {
     if (f32_) {
       GatherPixels(gather_, width_, row, width_, reinterpret_cast<float*>(ResultPixel(hi, 0)),
                    result_->stride_w, stores_);
+    } else if (rounds_in_registers_) {
+      GatherPixelsRounded(gather_, width_, row, width_, dtype_,
+                          reinterpret_cast<uint16_t*>(ResultPixel(hi, 0)), result_->stride_w);
     } else {
       float* const converted = scratch_.result.Span(0, result_w_ * width_);
       GatherPixels(gather_, width_, row, width_, converted, width_);
@@ -658,6 +664,8 @@ class ChannelsLastTask {
   const bool f32_;
   const int64_t result_w_, source_w_;
   const ResultStores stores_;
+  // 16-bit result pixels: the W pass rounds them as it stores them.
+  const bool rounds_in_registers_;
   GatherAxis gather_;
 };
 

@@ -17,23 +17,37 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// v to `to`, streamed (non-temporal) if kStream.
-template <bool kStream, class D>
-HWY_INLINE void StorePixelVector(D d, hn::Vec<D> v, float* HWY_RESTRICT to) {
-  if constexpr (kStream) {
-    hn::Stream(v, d, to);
-  } else {
-    hn::StoreU(v, d, to);
+// How a W pass stores a vector of a result pixel: as float32, streamed (non-temporal) if kStream,
+// or rounded into a 16-bit dtype (StoreRounded16, StoreFromFloat's bits), cached.
+template <bool kStream>
+struct FloatStores {
+  using Element = float;
+  template <class D>
+  HWY_INLINE void operator()(D d, hn::Vec<D> v, float* HWY_RESTRICT to) const {
+    if constexpr (kStream) {
+      hn::Stream(v, d, to);
+    } else {
+      hn::StoreU(v, d, to);
+    }
   }
-}
+};
+
+template <DType kType>
+struct RoundedStores {
+  using Element = uint16_t;
+  template <class D>
+  HWY_INLINE void operator()(D d, hn::Vec<D> v, uint16_t* HWY_RESTRICT to) const {
+    StoreRounded16<kType>(d, v, to);
+  }
+};
 
 // Calls pixel_run(pixel, x, w, count) for each result pixel of a row: where it goes, its run's
 // first source pixel, weights and tap count. The axis's tables are read through locals: through
 // `axis` the compiler reloaded each pointer after every store, since a float store might have
 // changed them.
-template <class PixelRun>
+template <class Element, class PixelRun>
 HWY_INLINE void ForEachPixelRun(const GatherAxis& axis, const float* HWY_RESTRICT src,
-                                ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
+                                ptrdiff_t src_pixel_stride, Element* HWY_RESTRICT dst,
                                 ptrdiff_t dst_pixel_stride, const PixelRun& pixel_run) {
   const int32_t* HWY_RESTRICT const first = axis.first;
   const int32_t* HWY_RESTRICT const weight_offset = axis.weight_offset;
@@ -51,22 +65,21 @@ HWY_INLINE void ForEachPixelRun(const GatherAxis& axis, const float* HWY_RESTRIC
 // Pixels of exactly kVectors whole vectors (plane groups: 16 channels are one AVX-512 vector, two
 // AVX2 ones), with Combine's operations per element but none of its per-row set-up, which cost
 // more than the two FMAs of a bilinear pixel (40 % of a small-plane forward's samples sat in
-// Combine's loop control around them). kStream: streaming stores (dst and its pixel stride on
-// vector boundaries); through Combine, a streamed channels-last forward of 8 channels spent 86 %
-// of its time in this pass and moved 9 GB/s.
-template <size_t kVectors, bool kStream, class D>
-void GatherWholeVectorPixels(D d, const GatherAxis& axis, const float* HWY_RESTRICT src,
-                             ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
+// Combine's loop control around them). FloatStores<true>: streaming stores (dst and its pixel
+// stride on vector boundaries); through Combine, a streamed channels-last forward of 8 channels
+// spent 86 % of its time in this pass and moved 9 GB/s.
+template <size_t kVectors, class Stores, class D>
+void GatherWholeVectorPixels(D d, Stores store, const GatherAxis& axis,
+                             const float* HWY_RESTRICT src, ptrdiff_t src_pixel_stride,
+                             typename Stores::Element* HWY_RESTRICT dst,
                              ptrdiff_t dst_pixel_stride) {
+  using Element = typename Stores::Element;
   const size_t lanes = hn::Lanes(d);
-  const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
-    StorePixelVector<kStream>(d, v, to);
-  };
   ForEachPixelRun(
       axis, src, src_pixel_stride, dst, dst_pixel_stride,
-      [&](float* pixel, const float* x, const float* w, int32_t count) {
+      [&](Element* pixel, const float* x, const float* w, int32_t count) {
         if (count == 0) {
-          for (size_t v = 0; v < kVectors; ++v) store(hn::Zero(d), pixel + v * lanes);
+          for (size_t v = 0; v < kVectors; ++v) store(d, hn::Zero(d), pixel + v * lanes);
           return;
         }
         const auto w0 = hn::Set(d, w[0]);
@@ -75,8 +88,10 @@ void GatherWholeVectorPixels(D d, const GatherAxis& axis, const float* HWY_RESTR
         if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
           const float* const row = x + src_pixel_stride;
           const auto w1 = hn::Set(d, w[1]);
-          store(hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
-          if (kVectors > 1) store(hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
+          store(d, hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
+          if (kVectors > 1) {
+            store(d, hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
+          }
           return;
         }
         for (int32_t k = 1; k < count; ++k) {
@@ -85,8 +100,8 @@ void GatherWholeVectorPixels(D d, const GatherAxis& axis, const float* HWY_RESTR
           acc0 = hn::MulAdd(wk, hn::LoadU(d, row), acc0);
           if (kVectors > 1) acc1 = hn::MulAdd(wk, hn::LoadU(d, row + lanes), acc1);
         }
-        store(acc0, pixel);
-        if (kVectors > 1) store(acc1, pixel + lanes);
+        store(d, acc0, pixel);
+        if (kVectors > 1) store(d, acc1, pixel + lanes);
       });
 }
 
@@ -97,17 +112,15 @@ void GatherWholeVectorPixels(D d, const GatherAxis& axis, const float* HWY_RESTR
 // Through Combine, whose set-up per pixel costs more than a bilinear pixel's arithmetic, a
 // channels-last forward of 17 float32 channels spent 82 % of its time in this pass and took twice
 // as long as one of 16. Pixels of exactly one or two vectors keep GatherWholeVectorPixels: through
-// this loop the plane groups' 16 channels ran 4-15 % slower. kStream: streaming stores, for whole
-// vectors on vector boundaries only.
-template <bool kStream, class D>
-void GatherPixelVectors(D d, const GatherAxis& axis, size_t channels, const float* HWY_RESTRICT src,
-                        ptrdiff_t src_pixel_stride, float* HWY_RESTRICT dst,
-                        ptrdiff_t dst_pixel_stride) {
+// this loop the plane groups' 16 channels ran 4-15 % slower. FloatStores<true>: streaming stores,
+// for whole vectors on vector boundaries only.
+template <class Stores, class D>
+void GatherPixelVectors(D d, Stores store, const GatherAxis& axis, size_t channels,
+                        const float* HWY_RESTRICT src, ptrdiff_t src_pixel_stride,
+                        typename Stores::Element* HWY_RESTRICT dst, ptrdiff_t dst_pixel_stride) {
+  using Element = typename Stores::Element;
   const size_t lanes = hn::Lanes(d);
   const size_t last = channels - lanes;  // where each pixel's last vector starts
-  const auto store = [d](hn::Vec<decltype(d)> v, float* to) {
-    StorePixelVector<kStream>(d, v, to);
-  };
   // Each vector of a pixel: at channels 0, lanes, ... before `last`, then at `last`.
   const auto for_each_vector = [last, lanes](auto vector_at) {
     for (size_t c = 0; c < last; c += lanes) vector_at(c);
@@ -115,9 +128,9 @@ void GatherPixelVectors(D d, const GatherAxis& axis, size_t channels, const floa
   };
   ForEachPixelRun(
       axis, src, src_pixel_stride, dst, dst_pixel_stride,
-      [&](float* pixel, const float* x, const float* w, int32_t count) {
+      [&](Element* pixel, const float* x, const float* w, int32_t count) {
         if (count == 0) {
-          for_each_vector([&](size_t c) { store(hn::Zero(d), pixel + c); });
+          for_each_vector([&](size_t c) { store(d, hn::Zero(d), pixel + c); });
           return;
         }
         const auto w0 = hn::Set(d, w[0]);
@@ -125,7 +138,7 @@ void GatherPixelVectors(D d, const GatherAxis& axis, size_t channels, const floa
           const float* const row = x + src_pixel_stride;
           const auto w1 = hn::Set(d, w[1]);
           for_each_vector([&](size_t c) {
-            store(hn::MulAdd(w1, hn::LoadU(d, row + c), hn::Mul(w0, hn::LoadU(d, x + c))),
+            store(d, hn::MulAdd(w1, hn::LoadU(d, row + c), hn::Mul(w0, hn::LoadU(d, x + c))),
                   pixel + c);
           });
           return;
@@ -135,7 +148,7 @@ void GatherPixelVectors(D d, const GatherAxis& axis, size_t channels, const floa
           for (int32_t k = 1; k < count; ++k) {
             acc = hn::MulAdd(hn::Set(d, w[k]), hn::LoadU(d, x + k * src_pixel_stride + c), acc);
           }
-          store(acc, pixel + c);
+          store(d, acc, pixel + c);
         });
       });
 }
@@ -147,14 +160,16 @@ template <size_t kVectors, class D>
 HWY_NOINLINE void StreamWholeVectorPixels(D d, const GatherAxis& axis,
                                           const float* HWY_RESTRICT src, ptrdiff_t src_pixel_stride,
                                           float* HWY_RESTRICT dst, ptrdiff_t dst_pixel_stride) {
-  GatherWholeVectorPixels<kVectors, true>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  GatherWholeVectorPixels<kVectors>(d, FloatStores<true>(), axis, src, src_pixel_stride, dst,
+                                    dst_pixel_stride);
 }
 
 template <class D>
 HWY_NOINLINE void StreamPixelVectors(D d, const GatherAxis& axis, size_t channels,
                                      const float* HWY_RESTRICT src, ptrdiff_t src_pixel_stride,
                                      float* HWY_RESTRICT dst, ptrdiff_t dst_pixel_stride) {
-  GatherPixelVectors<true>(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+  GatherPixelVectors(d, FloatStores<true>(), axis, channels, src, src_pixel_stride, dst,
+                     dst_pixel_stride);
 }
 
 // Whether a row of pixels streams: every pixel must start on a vector boundary and be whole
@@ -166,35 +181,67 @@ bool StreamsWholeVectors(ResultStores stores, const void* dst, size_t pixel_byte
          pixel_stride_bytes % vector_bytes == 0;
 }
 
-// Pixels of one to `max_vectors` of d's vectors (the last one partly), through the per-pixel
-// forms above; false where `channels` is outside that range.
+// Whether pixels of `channels` take d's per-pixel forms (one to `max_vectors` of its vectors,
+// the last one partly).
+template <class D>
+bool TakesFewVectorForms(D d, size_t channels, size_t max_vectors) {
+  const size_t lanes = hn::Lanes(d);
+  // From four vectors on, Combine's body of four vectors at a time outruns GatherPixelVectors'
+  // one (64 float32 channels, AVX2: 5-10 % faster), and its set-up weighs less.
+  return channels >= lanes && channels / lanes < max_vectors;
+}
+
+// The cached per-pixel forms, through `store`.
+template <class Stores, class D>
+void GatherFewVectorPixels(D d, Stores store, const GatherAxis& axis, size_t channels,
+                           const float* src, ptrdiff_t src_pixel_stride,
+                           typename Stores::Element* dst, ptrdiff_t dst_pixel_stride) {
+  const size_t lanes = hn::Lanes(d);
+  if (channels == lanes) {
+    GatherWholeVectorPixels<1>(d, store, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  } else if (channels == 2 * lanes) {
+    GatherWholeVectorPixels<2>(d, store, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+  } else {
+    GatherPixelVectors(d, store, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+  }
+}
+
+// Pixels of one to `max_vectors` of d's vectors through the per-pixel forms above; false where
+// `channels` is outside that range.
 template <class D>
 bool GatherPixelsOfFewVectors(D d, const GatherAxis& axis, size_t channels, const float* src,
                               ptrdiff_t src_pixel_stride, float* dst, ptrdiff_t dst_pixel_stride,
                               ResultStores stores, size_t max_vectors = 4) {
+  if (!TakesFewVectorForms(d, channels, max_vectors)) return false;
   const size_t lanes = hn::Lanes(d);
-  // From four vectors on, Combine's body of four vectors at a time outruns GatherPixelVectors'
-  // one (64 float32 channels, AVX2: 5-10 % faster), and its set-up weighs less.
-  if (channels < lanes || channels / lanes >= max_vectors) return false;
   const bool streamed = StreamsWholeVectors(stores, dst, channels * sizeof(float),
                                             static_cast<size_t>(dst_pixel_stride) * sizeof(float),
                                             lanes * sizeof(float));
-  if (streamed) {
-    if (channels == lanes) {
-      StreamWholeVectorPixels<1>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
-    } else if (channels == 2 * lanes) {
-      StreamWholeVectorPixels<2>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
-    } else {
-      StreamPixelVectors(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
-    }
+  if (!streamed) {
+    GatherFewVectorPixels(d, FloatStores<false>(), axis, channels, src, src_pixel_stride, dst,
+                          dst_pixel_stride);
   } else if (channels == lanes) {
-    GatherWholeVectorPixels<1, false>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+    StreamWholeVectorPixels<1>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
   } else if (channels == 2 * lanes) {
-    GatherWholeVectorPixels<2, false>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
+    StreamWholeVectorPixels<2>(d, axis, src, src_pixel_stride, dst, dst_pixel_stride);
   } else {
-    GatherPixelVectors<false>(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+    StreamPixelVectors(d, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
   }
   return true;
+}
+
+// On AVX-512, pixels of 8 to 31 float32 channels that are not whole vectors, and pixels of any
+// odd number of half vectors (40, 72, 136 channels), take half vectors (AVX2's width), as on
+// AVX2. Through Combine's buffer, a channels-last forward of 8 channels ran 7-10x slower on
+// AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel; in 16-lane vectors ending
+// in an overlapping one, 21 and 24 channels ran 1.2x and 1.6x slower, computing and storing 32
+// lanes a pixel, across lines; and pixels of 40 to 200 channels ran 1.3-2.0x slower, cached where
+// AVX2's whole 8-lane vectors stream. Streamed, one half vector at a time measured as fast as
+// Combine's body of four whole vectors, cached.
+bool TakesHalfVectors(size_t channels) {
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  return lanes > 8 && channels % lanes != 0 && (channels < 32 || channels % 8 == 0) &&
+         channels >= 8;
 }
 
 void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
@@ -202,17 +249,9 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
                       ResultStores stores) {
   const hn::ScalableTag<float> d;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  // On AVX-512, pixels of 8 to 31 float32 channels that are not whole vectors, and pixels of
-  // any odd number of half vectors (40, 72, 136 channels): half vectors (AVX2's width), as on
-  // AVX2. Through Combine's buffer, a channels-last forward of 8 channels ran 7-10x slower on
-  // AVX-512 than on AVX2 (Zen 4), its set-up and buffer paid per pixel; in 16-lane vectors
-  // ending in an overlapping one, 21 and 24 channels ran 1.2x and 1.6x slower, computing and
-  // storing 32 lanes a pixel, across lines; and pixels of 40 to 200 channels ran 1.3-2.0x
-  // slower, cached where AVX2's whole 8-lane vectors stream. Streamed, one half vector at a
-  // time measured as fast as Combine's body of four whole vectors, cached.
-  if (hn::Lanes(d) > 8 && channels % hn::Lanes(d) != 0 && (channels < 32 || channels % 8 == 0) &&
-      GatherPixelsOfFewVectors(hn::CappedTag<float, 8>(), axis, channels, src, src_pixel_stride,
-                               dst, dst_pixel_stride, stores, /*max_vectors=*/SIZE_MAX)) {
+  if (TakesHalfVectors(channels)) {
+    GatherPixelsOfFewVectors(hn::CappedTag<float, 8>(), axis, channels, src, src_pixel_stride, dst,
+                             dst_pixel_stride, stores, /*max_vectors=*/SIZE_MAX);
     return;
   }
 #endif
@@ -238,6 +277,82 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
       CombineInto<DType::kFloat32>(pixel, channels, first, src_pixel_stride, axis.weights + begin,
                                    static_cast<size_t>(count));
     }
+  }
+}
+
+// Whether d's vectors round into kType in a few instructions: float16 through F16C's
+// conversion, bfloat16 through AVX512_BF16's on whole AVX-512 vectors (StoreRounded16). Elsewhere
+// a vector rounds by integer arithmetic or lane by lane, and a row of them rounds for less in
+// StoreFromFloat (bfloat16 four vectors at a time): on AVX2, 16-channel bfloat16 pixels ran 1.09x
+// slower rounded a vector at a time, and on SSE4 64- and 24-channel float16 ones 1.07-1.08x.
+template <DType kType, class D>
+bool RoundsCheaply(D /*d*/) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (kType == DType::kBFloat16) {
+    return hn::MaxLanes(D()) == 16 && NativeBFloat16Rounding();
+  }
+  return true;
+#elif HWY_TARGET == HWY_AVX2
+  return kType == DType::kFloat16;
+#else
+  return false;
+#endif
+}
+
+// Whether pixels of `channels` round cheaply in the form GatherPixelsRoundedAs takes for them.
+// Pixels of four vectors and more go through Combine, which rounds bfloat16 four vectors at a
+// time as StoreFromFloat does, on every target.
+template <DType kType>
+bool RoundsPixelsCheaply(size_t channels) {
+  const hn::ScalableTag<float> d;
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  if (TakesHalfVectors(channels)) return RoundsCheaply<kType>(hn::CappedTag<float, 8>());
+#endif
+  if (TakesFewVectorForms(d, channels, 4)) return RoundsCheaply<kType>(d);
+  return kType == DType::kBFloat16 || RoundsCheaply<kType>(d);
+}
+
+bool RoundsPixelsInRegistersImpl(DType dtype, size_t channels) {
+  if (dtype == DType::kBFloat16) return RoundsPixelsCheaply<DType::kBFloat16>(channels);
+  return dtype == DType::kFloat16 && RoundsPixelsCheaply<DType::kFloat16>(channels);
+}
+
+// GatherPixelsImpl's cached forms with each vector rounded into a 16-bit dtype as it is stored.
+template <DType kType>
+void GatherPixelsRoundedAs(const GatherAxis& axis, size_t channels, const float* src,
+                           ptrdiff_t src_pixel_stride, uint16_t* dst, ptrdiff_t dst_pixel_stride) {
+  const hn::ScalableTag<float> d;
+  const RoundedStores<kType> store;
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  if (TakesHalfVectors(channels)) {
+    GatherFewVectorPixels(hn::CappedTag<float, 8>(), store, axis, channels, src, src_pixel_stride,
+                          dst, dst_pixel_stride);
+    return;
+  }
+#endif
+  if (TakesFewVectorForms(d, channels, 4)) {
+    GatherFewVectorPixels(d, store, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
+    return;
+  }
+  for (size_t i = 0; i < axis.length; ++i) {
+    const int32_t begin = axis.weight_offset[i];
+    const int32_t count = axis.weight_offset[i + 1] - begin;
+    const float* first = count > 0 ? src + axis.first[i] * src_pixel_stride : src;
+    Combine<DType::kFloat32>(
+        RoundingSink<kType>{dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride, false}, channels,
+        first, src_pixel_stride, axis.weights + begin, static_cast<size_t>(count));
+  }
+}
+
+void GatherPixelsRoundedImpl(const GatherAxis& axis, size_t channels, const float* src,
+                             ptrdiff_t src_pixel_stride, DType dtype, uint16_t* dst,
+                             ptrdiff_t dst_pixel_stride) {
+  if (dtype == DType::kBFloat16) {
+    GatherPixelsRoundedAs<DType::kBFloat16>(axis, channels, src, src_pixel_stride, dst,
+                                            dst_pixel_stride);
+  } else {
+    GatherPixelsRoundedAs<DType::kFloat16>(axis, channels, src, src_pixel_stride, dst,
+                                           dst_pixel_stride);
   }
 }
 
@@ -503,6 +618,8 @@ namespace aclnn_upsample {
 namespace kernels {
 
 HWY_EXPORT(GatherPixelsImpl);
+HWY_EXPORT(GatherPixelsRoundedImpl);
+HWY_EXPORT(RoundsPixelsInRegistersImpl);
 HWY_EXPORT(GatherPixelBandImpl);
 HWY_EXPORT(CopyPixelsImpl);
 
@@ -511,6 +628,17 @@ void GatherPixels(const GatherAxis& axis, size_t channels, const float* src,
                   ResultStores stores) {
   HWY_DYNAMIC_DISPATCH(GatherPixelsImpl)
   (axis, channels, src, src_pixel_stride, dst, dst_pixel_stride, stores);
+}
+
+bool RoundsPixelsInRegisters(DType dtype, size_t channels) {
+  return HWY_DYNAMIC_DISPATCH(RoundsPixelsInRegistersImpl)(dtype, channels);
+}
+
+void GatherPixelsRounded(const GatherAxis& axis, size_t channels, const float* src,
+                         ptrdiff_t src_pixel_stride, DType dtype, uint16_t* dst,
+                         ptrdiff_t dst_pixel_stride) {
+  HWY_DYNAMIC_DISPATCH(GatherPixelsRoundedImpl)
+  (axis, channels, src, src_pixel_stride, dtype, dst, dst_pixel_stride);
 }
 
 void GatherPixelBand(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
