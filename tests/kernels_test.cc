@@ -460,6 +460,12 @@ TEST_P(KernelsOnEveryTarget, CombineRowsOfManyDistantRowsKeepNegativeZeros) {
 // code paths; that a NaN comes out does not.
 uint32_t BitsOrNaN(float f) { return std::isnan(f) ? 0x7FC00000u : FloatBits(f); }
 
+// A 16-bit value's bits with every NaN as one value (BitsOrNaN's reason).
+uint16_t Bits16OrNaN(DType dtype, uint16_t bits) {
+  const uint16_t infinity = dtype == DType::kBFloat16 ? 0x7F80 : 0x7C00;
+  return (bits & 0x7FFF) > infinity ? uint16_t{0x7FFF} : bits;
+}
+
 // Two overlapping runs at once (the channels-last H pass of consecutive rows): the bits of two
 // CombineRowsFrom calls, for every dtype, lengths around the vector widths, the fused bilinear
 // 2x shape (4 taps shifted by 2) and others, NaN and Inf included.
@@ -1067,6 +1073,8 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsRowTableMatchesTheChannelsExactRuns)
 // channels and row lengths around every multiple of four vectors on every target, NaN and Inf
 // included; stored cached, and streamed into results on and off a vector boundary (the
 // streamed form puts its edges together in `gathered`: every element must still arrive once).
+// Into bfloat16 and float16 pixels (GatherThroughPlanarRowsRounded), the same row rounded by
+// StoreFromFloat (which NaN a sum gives left open, as BitsOrNaN leaves it).
 TEST_P(KernelsOnEveryTarget, GatherThroughPlanarRowsMatchesThePlanarPasses) {
   const int64_t lanes = TargetLanes();
   int split = 0, natural = 0;
@@ -1126,6 +1134,27 @@ TEST_P(KernelsOnEveryTarget, GatherThroughPlanarRowsMatchesThePlanarPasses) {
             for (float* past = actual + channels * m; past < result.data() + result.size();
                  ++past) {
               ASSERT_EQ(*past, -3.0f) << where << " past the row";
+            }
+          }
+          // Into 16-bit pixels (off a vector boundary): StoreFromFloat's bits of the same row.
+          for (const DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+            std::vector<uint16_t> rounded(channels * m);
+            kernels::StoreFromFloat(dtype, expected.data(), expected.size(), rounded.data(), 1);
+            VectorData<float> planar(channels * kernels::GroupRowFloats(n), -1.0f);
+            VectorData<float> gathered(channels * m, -2.0f), row(channels * m, -2.0f);
+            std::vector<uint16_t> result(channels * m + 2, 0x5555);
+            kernels::GatherThroughPlanarRowsRounded(axis, channels, pixels.data(), planar.data(),
+                                                    gathered.data(), row.data(), dtype,
+                                                    result.data() + 1);
+            const std::string where = "source_w " + std::to_string(source_w) + " result_w " +
+                                      std::to_string(m) + " C " + std::to_string(channels) +
+                                      (bicubic ? " bicubic" : "") + " stride " +
+                                      std::to_string(uniform.stride) + " " + DTypeName(dtype);
+            ASSERT_EQ(result.front(), 0x5555) << where << " before the row";
+            ASSERT_EQ(result.back(), 0x5555) << where << " past the row";
+            for (int64_t e = 0; e < channels * m; ++e) {
+              ASSERT_EQ(Bits16OrNaN(dtype, result[e + 1]), Bits16OrNaN(dtype, rounded[e]))
+                  << where << " pixel " << e / channels << " channel " << e % channels;
             }
           }
         }
@@ -1983,12 +2012,6 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
       }
     }
   }
-}
-
-// A 16-bit value's bits with every NaN as one value (BitsOrNaN's reason).
-uint16_t Bits16OrNaN(DType dtype, uint16_t bits) {
-  const uint16_t infinity = dtype == DType::kBFloat16 ? 0x7F80 : 0x7C00;
-  return (bits & 0x7FFF) > infinity ? uint16_t{0x7FFF} : bits;
 }
 
 // GatherPixelsRounded writes the bits of GatherPixels into floats rounded by StoreFromFloat, in

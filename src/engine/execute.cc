@@ -798,13 +798,20 @@ class InterleavedTask {
     }
     // Float32 result rows are the tensor's own (ShouldStreamResult streams only those).
     const ResultStores stores = InPlaceResultStores(schedule_);
-    CombineHeightGroups(problem_.axis_h, band_, problem_.dtype, SourceRow(0),
-                        problem_.source.stride_h, source_row, h_rows,
-                        [&](int64_t hi, const float* row) {
-                          float* const dst = ResultRowAsFloat(hi);
-                          WPassRow(row, planar, dst, f32_ ? stores : ResultStores::kCached);
-                          StoreResultRow(hi, dst);
-                        });
+    CombineHeightGroups(
+        problem_.axis_h, band_, problem_.dtype, SourceRow(0), problem_.source.stride_h, source_row,
+        h_rows, [&](int64_t hi, const float* row) {
+          float* const dst = ResultRowAsFloat(hi);
+          if (f32_ || schedule_.w_periodic_pixels) {
+            WPassRow(row, planar, dst, f32_ ? stores : ResultStores::kCached);
+            StoreResultRow(hi, dst);
+            return;
+          }
+          // 16-bit pixels rounded as the W pass stores them where it can.
+          kernels::GatherThroughPlanarRowsRounded(
+              gather_, channels_, row, planar, scratch_.result.Span(0, channels_ * result_w_), dst,
+              problem_.dtype, reinterpret_cast<uint16_t*>(ResultRow(hi)));
+        });
   }
 
   const ResampleProblem& problem_;

@@ -280,25 +280,6 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
   }
 }
 
-// Whether d's vectors round into kType in a few instructions: float16 through F16C's
-// conversion, bfloat16 through AVX512_BF16's on whole AVX-512 vectors (StoreRounded16). Elsewhere
-// a vector rounds by integer arithmetic or lane by lane, and a row of them rounds for less in
-// StoreFromFloat (bfloat16 four vectors at a time): on AVX2, 16-channel bfloat16 pixels ran 1.09x
-// slower rounded a vector at a time, and on SSE4 64- and 24-channel float16 ones 1.07-1.08x.
-template <DType kType, class D>
-bool RoundsCheaply(D /*d*/) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  if constexpr (kType == DType::kBFloat16) {
-    return hn::MaxLanes(D()) == 16 && NativeBFloat16Rounding();
-  }
-  return true;
-#elif HWY_TARGET == HWY_AVX2
-  return kType == DType::kFloat16;
-#else
-  return false;
-#endif
-}
-
 // Whether pixels of `channels` round cheaply in the form GatherPixelsRoundedAs takes for them.
 // Pixels of four vectors and more go through Combine, which rounds bfloat16 four vectors at a
 // time as StoreFromFloat does, on every target.
@@ -306,10 +287,10 @@ template <DType kType>
 bool RoundsPixelsCheaply(size_t channels) {
   const hn::ScalableTag<float> d;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  if (TakesHalfVectors(channels)) return RoundsCheaply<kType>(hn::CappedTag<float, 8>());
+  if (TakesHalfVectors(channels)) return RoundsVectorsCheaply<kType>(hn::CappedTag<float, 8>());
 #endif
-  if (TakesFewVectorForms(d, channels, 4)) return RoundsCheaply<kType>(d);
-  return kType == DType::kBFloat16 || RoundsCheaply<kType>(d);
+  if (TakesFewVectorForms(d, channels, 4)) return RoundsVectorsCheaply<kType>(d);
+  return kType == DType::kBFloat16 || RoundsVectorsCheaply<kType>(d);
 }
 
 bool RoundsPixelsInRegistersImpl(DType dtype, size_t channels) {

@@ -1130,33 +1130,65 @@ constexpr std::array<std::array<SplitPixelPhasesFunction, kMaxPeriodicLoads>, 6>
 // there: a line that took a cached store and streamed ones, or a cached store after a streamed
 // one, waits for the line's trip to memory (stored in place, that ran a channels-last RGB 2x
 // downscale 1.3x slower than not streaming).
+// The uniform interior of a pixel row read from its phase rows (SplitPixelPhases): result
+// elements [begin, end) are sums of kTaps loads from there, with GatherExact's operations in its
+// order; the pixels before `first` and from `last` on take their exact runs.
+template <int kTaps>
+struct PixelPhaseInterior {
+  // Locals, so the compiler knows the stores to dst cannot change them.
+  float weights[kTaps];
+  int64_t tap_offset[kTaps];
+  int64_t first, last, begin, end;
+
+  PixelPhaseInterior(const GatherAxis& axis, size_t channels, size_t phase_stride) {
+    const int64_t stride = axis.uniform_stride, shift = axis.uniform_shift;
+    const auto c = static_cast<int64_t>(channels);
+    for (int k = 0; k < kTaps; ++k) {
+      weights[k] = axis.uniform_weights[k];
+      const int64_t column = shift + k;
+      const int64_t phase = column & (stride - 1);  // two's complement: the floor's remainder
+      tap_offset[k] = phase * static_cast<int64_t>(phase_stride) + (column - phase) / stride * c;
+    }
+    // Pixels whose taps all lie in the row: stride * i + shift >= 0 and
+    // stride * i + shift + kTaps - 1 < source_length.
+    first = std::max<int64_t>(axis.uniform_begin, (-shift + stride - 1) / stride);
+    const int64_t past_last = static_cast<int64_t>(axis.source_length) - shift - kTaps;
+    last = std::min<int64_t>(axis.uniform_end, past_last < 0 ? 0 : past_last / stride + 1);
+    begin = first * c;
+    end = last * c;
+  }
+
+  template <class D>
+  HWY_INLINE hn::Vec<D> SumAt(D d, const float* HWY_RESTRICT phases, int64_t e) const {
+    auto acc = hn::Mul(hn::Set(d, weights[0]), hn::LoadU(d, phases + tap_offset[0] + e));
+    for (int k = 1; k < kTaps; ++k) {
+      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::LoadU(d, phases + tap_offset[k] + e), acc);
+    }
+    return acc;
+  }
+};
+
+// The W pass of one pixel row from its phase rows (SplitPixelPhases): the uniform interior's
+// elements a vector at a time, one unaligned load per tap (PixelPhaseInterior); the pixels
+// outside it, and all of them where no whole vector fits, by their exact runs from the pixel row
+// itself. Cached (`staging` null), after the first vector the stores start where dst is aligned
+// to a whole vector (GatherUniform says why). Streamed, the vectors on dst's vector boundaries
+// inside the interior are streamed, and the elements before and after them, which the edges'
+// single elements and the interior's unaligned first and last vectors write, are put together in
+// `staging` (a row of result elements in L1) and streamed from there: a line that took a cached
+// store and streamed ones, or a cached store after a streamed one, waits for the line's trip to
+// memory (stored in place, that ran a channels-last RGB 2x downscale 1.3x slower than not
+// streaming).
 template <int kTaps>
 void GatherUniformPixelPhases(const GatherAxis& axis, size_t channels,
                               const float* HWY_RESTRICT phases, size_t phase_stride,
                               const float* HWY_RESTRICT pixels, float* HWY_RESTRICT dst,
                               float* HWY_RESTRICT staging) {
   const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
-  const int64_t stride = axis.uniform_stride, shift = axis.uniform_shift;
-  const auto c = static_cast<int64_t>(channels);
-  // Locals, so the compiler knows the stores to dst cannot change them.
-  float weights[kTaps];
-  int64_t tap_offset[kTaps];
-  for (int k = 0; k < kTaps; ++k) {
-    weights[k] = axis.uniform_weights[k];
-    const int64_t column = shift + k;
-    const int64_t phase = column & (stride - 1);  // two's complement: the floor's remainder
-    tap_offset[k] = phase * static_cast<int64_t>(phase_stride) + (column - phase) / stride * c;
-  }
-  // Pixels whose taps all lie in the row: stride * i + shift >= 0 and
-  // stride * i + shift + kTaps - 1 < source_length.
-  const int64_t first = std::max<int64_t>(axis.uniform_begin, (-shift + stride - 1) / stride);
-  const int64_t past_last = static_cast<int64_t>(axis.source_length) - shift - kTaps;
-  const int64_t last =
-      std::min<int64_t>(axis.uniform_end, past_last < 0 ? 0 : past_last / stride + 1);
-  const int64_t begin = first * c, end = last * c;
-  const auto elements = static_cast<int64_t>(axis.length) * c;
+  const PixelPhaseInterior<kTaps> interior(axis, channels, phase_stride);
+  const int64_t begin = interior.begin, end = interior.end;
+  const auto elements = static_cast<int64_t>(axis.length * channels);
   // Streamed: the interior's vectors on whole vector boundaries of dst (aligned to one).
   const int64_t aligned_begin = (begin + lanes - 1) / lanes * lanes;
   const int64_t aligned_end = end / lanes * lanes;
@@ -1172,14 +1204,9 @@ void GatherUniformPixelPhases(const GatherAxis& axis, size_t channels,
     GatherWholePixelsExact(axis, channels, pixels, dst, 0, axis.length);
     return;
   }
-  const auto sum_at = [&](int64_t e) {
-    V acc = hn::Mul(hn::Set(d, weights[0]), hn::LoadU(d, phases + tap_offset[0] + e));
-    for (int k = 1; k < kTaps; ++k) {
-      acc = hn::MulAdd(hn::Set(d, weights[k]), hn::LoadU(d, phases + tap_offset[k] + e), acc);
-    }
-    return acc;
-  };
-  const auto first_pixels = static_cast<size_t>(first), last_pixel = static_cast<size_t>(last);
+  const auto sum_at = [&](int64_t e) { return interior.SumAt(d, phases, e); };
+  const auto first_pixels = static_cast<size_t>(interior.first);
+  const auto last_pixel = static_cast<size_t>(interior.last);
   if (staging == nullptr) {
     hn::StoreU(sum_at(begin), d, dst + begin);
     const auto offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst + begin) /
@@ -1204,6 +1231,39 @@ void GatherUniformPixelPhases(const GatherAxis& axis, size_t channels,
   int64_t e = aligned_end;
   for (; e + lanes <= elements; e += lanes) hn::Stream(hn::LoadU(d, staging + e), d, dst + e);
   for (; e < elements; ++e) dst[e] = staging[e];
+}
+
+// GatherUniformPixelPhases into a 16-bit dtype, each interior vector rounded as it is stored
+// (StoreRounded16, cached), the edges' exact pixels through `staging` (a float row of result
+// elements) and rounded from there: StoreFromFloat's bits, without the float row's store, reload
+// and second pass.
+template <int kTaps, DType kType>
+void GatherUniformPixelPhasesRounded(const GatherAxis& axis, size_t channels,
+                                     const float* HWY_RESTRICT phases, size_t phase_stride,
+                                     const float* HWY_RESTRICT pixels, float* HWY_RESTRICT staging,
+                                     uint16_t* HWY_RESTRICT dst) {
+  const hn::ScalableTag<float> d;
+  const auto lanes = static_cast<int64_t>(hn::Lanes(d));
+  const PixelPhaseInterior<kTaps> interior(axis, channels, phase_stride);
+  const int64_t begin = interior.begin, end = interior.end;
+  const auto elements = static_cast<int64_t>(axis.length * channels);
+  const auto round_from_staging = [&](int64_t from, int64_t to) {
+    for (int64_t e = from; e < to; ++e) dst[e] = DTypeTraits<kType>::FromFloat(staging[e]);
+  };
+  if (end - begin < lanes) {
+    GatherWholePixelsExact(axis, channels, pixels, staging, 0, axis.length);
+    round_from_staging(0, elements);
+    return;
+  }
+  int64_t e = begin;
+  for (; e + lanes <= end; e += lanes)
+    StoreRounded16<kType>(d, interior.SumAt(d, phases, e), dst + e);
+  if (e < end) StoreRounded16<kType>(d, interior.SumAt(d, phases, end - lanes), dst + end - lanes);
+  GatherWholePixelsExact(axis, channels, pixels, staging, 0, static_cast<size_t>(interior.first));
+  GatherWholePixelsExact(axis, channels, pixels, staging, static_cast<size_t>(interior.last),
+                         axis.length);
+  round_from_staging(0, begin);
+  round_from_staging(end, elements);
 }
 
 using PixelPhaseRowFunction = void (*)(const GatherAxis&, size_t, const float*, size_t,
@@ -1251,23 +1311,33 @@ bool SplitsPixelPhasesImpl(size_t channels, int stride) {
   return PixelPhaseColumnsFor(channels, stride) != nullptr;
 }
 
-// The W pass through pixel phase rows where this target takes them (PixelPhaseColumnsFor) for
-// the axis's uniform interior; false otherwise, and nothing done.
-bool GatherThroughPixelPhases(const GatherAxis& axis, size_t channels, const float* pixels,
-                              float* phase_rows, float* gathered, float* dst, ResultStores stores) {
+// Splits the pixel row into `phase_rows` where this target takes the pixel-phase form for the
+// axis's uniform interior (PixelPhaseColumnsFor) and returns the phase rows' stride; 0, and
+// nothing done, otherwise.
+size_t SplitIntoPixelPhases(const GatherAxis& axis, size_t channels, const float* pixels,
+                            float* phase_rows) {
   // PixelPhaseColumnsFor takes strides 2 and 4 only (none where the axis has no uniform interior).
   const PixelPhaseColumns* const columns = PixelPhaseColumnsFor(channels, axis.uniform_stride);
   if (columns == nullptr || axis.uniform_count < 1 || axis.uniform_count > kMaxUniformTaps) {
-    return false;
+    return 0;
   }
-  const hn::ScalableTag<float> d;
-  static constexpr std::array<PixelPhaseRowFunction, kMaxUniformTaps> kRows =
-      PixelPhaseRows(std::make_integer_sequence<int, kMaxUniformTaps>());
   const auto stride = static_cast<size_t>(axis.uniform_stride);
   const size_t n = axis.source_length;
   const size_t phase_stride = (n + stride - 1) / stride * channels;
   kSplitPixelPhases[channels - kMinInterleavedChannels][static_cast<size_t>(columns->loads - 1)](
       pixels, n, axis.uniform_stride, *columns, phase_rows, phase_stride);
+  return phase_stride;
+}
+
+// The W pass through pixel phase rows where this target takes them; false otherwise, and
+// nothing done.
+bool GatherThroughPixelPhases(const GatherAxis& axis, size_t channels, const float* pixels,
+                              float* phase_rows, float* gathered, float* dst, ResultStores stores) {
+  const size_t phase_stride = SplitIntoPixelPhases(axis, channels, pixels, phase_rows);
+  if (phase_stride == 0) return false;
+  const hn::ScalableTag<float> d;
+  static constexpr std::array<PixelPhaseRowFunction, kMaxUniformTaps> kRows =
+      PixelPhaseRows(std::make_integer_sequence<int, kMaxUniformTaps>());
   const size_t lanes = hn::Lanes(d);
   const bool stream = HWY_TARGET != HWY_SCALAR && stores == ResultStores::kStreamed &&
                       reinterpret_cast<uintptr_t>(dst) % (lanes * sizeof(float)) == 0;
@@ -1293,6 +1363,47 @@ void GatherThroughPlanarRowsImpl(const GatherAxis& axis, size_t channels, const 
     GatherRowsImpl(axis, channels, planar, planar_stride, gathered, gathered_stride);
   }
   Interleave(gathered, axis.length, axis.length, channels, dst, stores);
+}
+
+using PixelPhaseRoundedFunction = void (*)(const GatherAxis&, size_t, const float*, size_t,
+                                           const float*, float*, uint16_t*);
+
+template <DType kType, int... kTaps>
+constexpr std::array<PixelPhaseRoundedFunction, sizeof...(kTaps)> PixelPhaseRoundedRows(
+    std::integer_sequence<int, kTaps...>) {
+  return {&GatherUniformPixelPhasesRounded<kTaps + 1, kType>...};
+}
+
+// GatherThroughPlanarRows into 16-bit pixels: rounded as the pixel-phase form stores its
+// vectors where this target takes that form and rounds kType cheaply (RoundsVectorsCheaply),
+// else into `row` and converted from there.
+template <DType kType>
+void GatherThroughPlanarRowsRoundedAs(const GatherAxis& axis, size_t channels, const float* pixels,
+                                      float* planar, float* gathered, float* row, uint16_t* dst) {
+  if (RoundsVectorsCheaply<kType>(hn::ScalableTag<float>())) {
+    const size_t phase_stride = SplitIntoPixelPhases(axis, channels, pixels, planar);
+    if (phase_stride != 0) {
+      static constexpr std::array<PixelPhaseRoundedFunction, kMaxUniformTaps> kRows =
+          PixelPhaseRoundedRows<kType>(std::make_integer_sequence<int, kMaxUniformTaps>());
+      kRows[static_cast<size_t>(axis.uniform_count - 1)](axis, channels, planar, phase_stride,
+                                                         pixels, row, dst);
+      return;
+    }
+  }
+  GatherThroughPlanarRowsImpl(axis, channels, pixels, planar, gathered, row, ResultStores::kCached);
+  StoreFromFloat(kType, row, axis.length * channels, dst, 1);
+}
+
+void GatherThroughPlanarRowsRoundedImpl(const GatherAxis& axis, size_t channels,
+                                        const float* pixels, float* planar, float* gathered,
+                                        float* row, DType dtype, uint16_t* dst) {
+  if (dtype == DType::kBFloat16) {
+    GatherThroughPlanarRowsRoundedAs<DType::kBFloat16>(axis, channels, pixels, planar, gathered,
+                                                       row, dst);
+  } else {
+    GatherThroughPlanarRowsRoundedAs<DType::kFloat16>(axis, channels, pixels, planar, gathered, row,
+                                                      dst);
+  }
 }
 
 void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, const float* src,
@@ -1396,6 +1507,7 @@ namespace kernels {
 HWY_EXPORT(GatherRowsImpl);
 HWY_EXPORT(GatherPixelRowsImpl);
 HWY_EXPORT(GatherThroughPlanarRowsImpl);
+HWY_EXPORT(GatherThroughPlanarRowsRoundedImpl);
 HWY_EXPORT(CombineThenGatherRowsImpl);
 HWY_EXPORT(FloatLanesImpl);
 HWY_EXPORT(PeriodicRowsInHalfVectorsImpl);
@@ -1411,6 +1523,13 @@ void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const floa
                              float* planar, float* gathered, float* dst, ResultStores stores) {
   HWY_DYNAMIC_DISPATCH(GatherThroughPlanarRowsImpl)
   (axis, channels, pixels, planar, gathered, dst, stores);
+}
+
+void GatherThroughPlanarRowsRounded(const GatherAxis& axis, size_t channels, const float* pixels,
+                                    float* planar, float* gathered, float* row, DType dtype,
+                                    uint16_t* dst) {
+  HWY_DYNAMIC_DISPATCH(GatherThroughPlanarRowsRoundedImpl)
+  (axis, channels, pixels, planar, gathered, row, dtype, dst);
 }
 
 void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const float* src,

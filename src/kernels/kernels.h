@@ -160,6 +160,15 @@ void GatherThroughPlanarRows(const GatherAxis& axis, size_t channels, const floa
                              float* planar, float* gathered, float* dst,
                              ResultStores stores = ResultStores::kCached);
 
+// GatherThroughPlanarRows into `dtype` (bfloat16 or float16) pixels at dst, StoreFromFloat's
+// bits: where the row splits by pixel phase and this target rounds a vector in a few
+// instructions, each vector of the interior is rounded as it is stored (the edges through `row`,
+// axis.length * channels floats of scratch); elsewhere the row is gathered into `row` and
+// converted from there. Cached stores.
+void GatherThroughPlanarRowsRounded(const GatherAxis& axis, size_t channels, const float* pixels,
+                                    float* planar, float* gathered, float* row, DType dtype,
+                                    uint16_t* dst);
+
 // Rows the planar passes hand from one to the other at once (the H-first pass's group of H-pass
 // rows, the W-first pass's group of converted source rows for the blocked W form): the plan
 // chooses between these (plan.cc, PlanarRowGroup).
