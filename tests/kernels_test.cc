@@ -2019,9 +2019,9 @@ TEST_P(KernelsOnEveryTarget, CombinePixelRunsMatchesCombineRowsPerPixel) {
 // vectors, a last vector overlapping the one before, half vectors on AVX-512, four vectors and
 // more through Combine), back to back and apart (the gaps untouched), on rows not aligned to a
 // vector; whether or not this target takes it (RoundsPixelsInRegisters), it must be exact. The
-// source holds NaNs, infinities, values whose sums are subnormal in float32 or round to float16
-// subnormals, and halfway cases for both roundings; which NaN a sum gives is left open, as
-// BitsOrNaN leaves it.
+// source holds NaNs, infinities, values whose sums are subnormal in float32 (AVX512_BF16's
+// conversion flushes those) or round to float16 subnormals, and halfway cases for both
+// roundings; which NaN a sum gives is left open, as BitsOrNaN leaves it.
 TEST_P(KernelsOnEveryTarget, GatherPixelsRoundedMatchesGatherThenStoreFromFloat) {
   const RandomAxis axis = MakeRandomAxis(19, 41, 14);
   constexpr uint16_t kUntouched = 0x5555;
@@ -2043,6 +2043,8 @@ TEST_P(KernelsOnEveryTarget, GatherPixelsRoundedMatchesGatherThenStoreFromFloat)
                               1.0f + 0x1p-8f,
                               1.0f + 0x1p-11f + 0x1p-23f};
     for (size_t k = 0; k < src.size(); k += 7) src[k] = specials[(k / 7) % std::size(specials)];
+    // The first source pixels all subnormal, so that the first results' sums are too.
+    std::fill(src.begin(), src.begin() + 6 * src_stride, 3e-39f);
     std::vector<float> gathered(19 * channels);
     kernels::GatherPixels(axis.View(false), channels, src.data(), src_stride, gathered.data(),
                           static_cast<ptrdiff_t>(channels));
