@@ -1139,8 +1139,10 @@ struct PixelPhaseInterior {
   float weights[kTaps];
   int64_t tap_offset[kTaps];
   int64_t first, last, begin, end;
+  int64_t elements;  // the result row's
 
-  PixelPhaseInterior(const GatherAxis& axis, size_t channels, size_t phase_stride) {
+  PixelPhaseInterior(const GatherAxis& axis, size_t channels, size_t phase_stride)
+      : elements(static_cast<int64_t>(axis.length * channels)) {
     const int64_t stride = axis.uniform_stride, shift = axis.uniform_shift;
     const auto c = static_cast<int64_t>(channels);
     for (int k = 0; k < kTaps; ++k) {
@@ -1187,8 +1189,7 @@ void GatherUniformPixelPhases(const GatherAxis& axis, size_t channels,
   const hn::ScalableTag<float> d;
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
   const PixelPhaseInterior<kTaps> interior(axis, channels, phase_stride);
-  const int64_t begin = interior.begin, end = interior.end;
-  const auto elements = static_cast<int64_t>(axis.length * channels);
+  const int64_t begin = interior.begin, end = interior.end, elements = interior.elements;
   // Streamed: the interior's vectors on whole vector boundaries of dst (aligned to one).
   const int64_t aligned_begin = (begin + lanes - 1) / lanes * lanes;
   const int64_t aligned_end = end / lanes * lanes;
@@ -1245,8 +1246,7 @@ void GatherUniformPixelPhasesRounded(const GatherAxis& axis, size_t channels,
   const hn::ScalableTag<float> d;
   const auto lanes = static_cast<int64_t>(hn::Lanes(d));
   const PixelPhaseInterior<kTaps> interior(axis, channels, phase_stride);
-  const int64_t begin = interior.begin, end = interior.end;
-  const auto elements = static_cast<int64_t>(axis.length * channels);
+  const int64_t begin = interior.begin, end = interior.end, elements = interior.elements;
   const auto round_from_staging = [&](int64_t from, int64_t to) {
     for (int64_t e = from; e < to; ++e) dst[e] = DTypeTraits<kType>::FromFloat(staging[e]);
   };
