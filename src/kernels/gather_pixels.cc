@@ -280,17 +280,29 @@ void GatherPixelsImpl(const GatherAxis& axis, size_t channels, const float* src,
   }
 }
 
+// The rounded forms, chosen as GatherPixelsImpl chooses its cached ones: few(d) with the tag of
+// the per-pixel forms pixels of `channels` take (half vectors on AVX-512, else whole ones), or
+// combine() where they go through Combine. One choice for RoundsPixelsCheaply and
+// GatherPixelsRoundedAs, so the check always describes the form that runs.
+template <class Few, class Whole>
+auto WithRoundedPixelForm(size_t channels, const Few& few, const Whole& combine) {
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  if (TakesHalfVectors(channels)) return few(hn::CappedTag<float, 8>());
+#endif
+  const hn::ScalableTag<float> d;
+  if (TakesFewVectorForms(d, channels, 4)) return few(d);
+  return combine();
+}
+
 // Whether pixels of `channels` round cheaply in the form GatherPixelsRoundedAs takes for them.
-// Pixels of four vectors and more go through Combine, which rounds bfloat16 four vectors at a
-// time as StoreFromFloat does, on every target.
+// Combine rounds bfloat16 four vectors at a time as StoreFromFloat does, on every target.
 template <DType kType>
 bool RoundsPixelsCheaply(size_t channels) {
-  const hn::ScalableTag<float> d;
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  if (TakesHalfVectors(channels)) return RoundsVectorsCheaply<kType>(hn::CappedTag<float, 8>());
-#endif
-  if (TakesFewVectorForms(d, channels, 4)) return RoundsVectorsCheaply<kType>(d);
-  return kType == DType::kBFloat16 || RoundsVectorsCheaply<kType>(d);
+  return WithRoundedPixelForm(
+      channels, [](auto d) { return RoundsVectorsCheaply<kType>(d); },
+      [] {
+        return kType == DType::kBFloat16 || RoundsVectorsCheaply<kType>(hn::ScalableTag<float>());
+      });
 }
 
 bool RoundsPixelsInRegistersImpl(DType dtype, size_t channels) {
@@ -302,27 +314,22 @@ bool RoundsPixelsInRegistersImpl(DType dtype, size_t channels) {
 template <DType kType>
 void GatherPixelsRoundedAs(const GatherAxis& axis, size_t channels, const float* src,
                            ptrdiff_t src_pixel_stride, uint16_t* dst, ptrdiff_t dst_pixel_stride) {
-  const hn::ScalableTag<float> d;
-  const RoundedStores<kType> store;
-#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-  if (TakesHalfVectors(channels)) {
-    GatherFewVectorPixels(hn::CappedTag<float, 8>(), store, axis, channels, src, src_pixel_stride,
-                          dst, dst_pixel_stride);
-    return;
-  }
-#endif
-  if (TakesFewVectorForms(d, channels, 4)) {
-    GatherFewVectorPixels(d, store, axis, channels, src, src_pixel_stride, dst, dst_pixel_stride);
-    return;
-  }
-  for (size_t i = 0; i < axis.length; ++i) {
-    const int32_t begin = axis.weight_offset[i];
-    const int32_t count = axis.weight_offset[i + 1] - begin;
-    const float* first = count > 0 ? src + axis.first[i] * src_pixel_stride : src;
-    Combine<DType::kFloat32>(
-        RoundingSink<kType>{dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride, false}, channels,
-        first, src_pixel_stride, axis.weights + begin, static_cast<size_t>(count));
-  }
+  WithRoundedPixelForm(
+      channels,
+      [&](auto d) {
+        GatherFewVectorPixels(d, RoundedStores<kType>(), axis, channels, src, src_pixel_stride, dst,
+                              dst_pixel_stride);
+      },
+      [&] {
+        for (size_t i = 0; i < axis.length; ++i) {
+          const int32_t begin = axis.weight_offset[i];
+          const int32_t count = axis.weight_offset[i + 1] - begin;
+          const float* first = count > 0 ? src + axis.first[i] * src_pixel_stride : src;
+          Combine<DType::kFloat32>(
+              RoundingSink<kType>{dst + static_cast<ptrdiff_t>(i) * dst_pixel_stride, false},
+              channels, first, src_pixel_stride, axis.weights + begin, static_cast<size_t>(count));
+        }
+      });
 }
 
 void GatherPixelsRoundedImpl(const GatherAxis& axis, size_t channels, const float* src,
