@@ -90,11 +90,13 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.wide_periodic_taps = static_cast<int32_t>(value);
     } else if (key == "prefetch_row_group_chunks") {
       tuning.prefetch_row_group_chunks = flag();
+    } else if (key == "group_source_window_bytes") {
+      tuning.group_source_window_bytes = value;
     } else {
       throw ToolError("tuning key '" + key +
                       "': expected at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, "
                       "many_taps_in_half_vectors, prefetch_row_group_chunks, "
-                      "blocked_in_half_vectors or wide_periodic_taps");
+                      "blocked_in_half_vectors, wide_periodic_taps or group_source_window_bytes");
     }
   }
 }
@@ -107,7 +109,8 @@ std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
          ",many_taps_in_half_vectors=" + std::to_string(tuning.many_taps_in_half_vectors ? 1 : 0) +
          ",prefetch_row_group_chunks=" + std::to_string(tuning.prefetch_row_group_chunks ? 1 : 0) +
          ",blocked_in_half_vectors=" + std::to_string(tuning.blocked_in_half_vectors ? 1 : 0) +
-         ",wide_periodic_taps=" + std::to_string(tuning.wide_periodic_taps);
+         ",wide_periodic_taps=" + std::to_string(tuning.wide_periodic_taps) +
+         ",group_source_window_bytes=" + std::to_string(tuning.group_source_window_bytes);
 }
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a

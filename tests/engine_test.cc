@@ -517,16 +517,19 @@ TEST(Engine, PlaneGroupsOnlyWhereTheyApply) {
 }
 
 // H first, plane groups transpose each step's source rows just before it, into a window of
-// about 21 KiB (CpuSchedule::group_source_window_rows), the rows still read moving to its front,
-// and the bits are those of the whole source transposed first: the gradient of a 2x bilinear
-// upsample (runs of 3-5 taps, two rows apart) and a 2x bicubic AA downscale (8 taps), 28 x 28 ->
-// 14 x 14, in float32 and bfloat16 and on 1 and 3 threads. Source pixel rows of 64 pixels (4
-// KiB, five to a window) and runs that start out of order take no window.
+// KernelTuning::group_source_window_bytes (21 KiB here, Intel's; CpuSchedule::
+// group_source_window_rows), the rows still read moving to its front, and the bits are those of
+// the whole source transposed first: the gradient of a 2x bilinear upsample (runs of 3-5 taps,
+// two rows apart) and a 2x bicubic AA downscale (8 taps), 28 x 28 -> 14 x 14, in float32 and
+// bfloat16 and on 1 and 3 threads. Source pixel rows of 64 pixels (4 KiB, five to a window), runs
+// that start out of order and a tuning of no window take none.
 TEST(Engine, PlaneGroupSourceWindowChangesNoBits) {
   const Problem p{2, 80, 14, 14, 28, 28, false};  // 160 planes: ten groups
   const AxisRuns bilinear = Transpose(BuildBilinearAxis(AxisSpec{14, 28, false, 0.0}));
   const AxisRuns bicubic_aa = AsGather(BuildBicubicAAAxis(AxisSpec{28, 14, false, 0.0}));
   const int64_t window_rows = 21 * 1024 / (28 * 16 * 4);  // 12 of the 28 source rows
+  const ScopedTuning tuning(
+      [](kernels::KernelTuning& t) { t.group_source_window_bytes = 21 * 1024; });
   PlaneView g, r;
   ShapeViews(p, &g, &r);
   std::mt19937 rng(41);
@@ -588,6 +591,13 @@ TEST(Engine, PlaneGroupSourceWindowChangesNoBits) {
   ASSERT_EQ(reversed_plan.schedule.layout, Layout::kPlaneGroups);
   EXPECT_EQ(reversed_plan.schedule.group_source_window_rows, 0);
   RunAndCheck(p, reversed, bilinear, DType::kFloat32, PassOrder::kHeightFirst, 1, nullptr);
+
+  // A CPU whose tuning has no window (AMD's): the whole source first.
+  const ScopedTuning no_window([](kernels::KernelTuning& t) { t.group_source_window_bytes = 0; });
+  const Plan unwindowed_plan =
+      BuildPlan(DType::kFloat32, g, r, bilinear, bilinear, 1, PassOrder::kHeightFirst);
+  ASSERT_EQ(unwindowed_plan.schedule.layout, Layout::kPlaneGroups);
+  EXPECT_EQ(unwindowed_plan.schedule.group_source_window_rows, 0);
 }
 
 TEST(Engine, IdentityAxesAreSkippedAndExact) {

@@ -806,17 +806,14 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
 }
 
 // H first, the plane groups transpose the source rows each step reads just before it, into a
-// window of kGroupSourceWindowBytes, the rows still to be read moving to its front when the next
-// step's would pass it: the transposes then write lines still in L1, and the H pass reads them
-// from there, where the whole group's source pixels (50 KiB for 16 planes of 28 x 28) had left
-// L1 before it came to them. On the Emerald Rapids VM (session 36, both orders): 28 x 28 -> 14 x
-// 14 bilinear backwards 1.01-1.03 (float32, case 38) and 1.06-1.18 (bfloat16, 40), the AA
-// forwards 1.00-1.04 (43) and 1.05-1.07 (45), a 32 x 32 -> 16 x 16 bfloat16 bicubic AA forward
-// 1.12; AVX2 1.04-1.06 on 38 and 40, the rest 0.97-1.00. Rows of fewer than kMinGroupWindowRows
-// in the window (64-wide planes, 4 KiB pixel rows: case 2) moved a step's worth each step and
-// ran 0.95-0.97 at 8-16 rows: they transpose the whole source first, as sources within the
-// window do.
-constexpr int64_t kGroupSourceWindowBytes = 21 * 1024;
+// window of KernelTuning::group_source_window_bytes (where the CPU's tuning has one), the rows
+// still to be read moving to its front when the next step's would pass it: the transposes then
+// write lines still in L1, and the H pass reads them from there, where the whole group's source
+// pixels (50 KiB for 16 planes of 28 x 28) had left L1 before it came to them (the measurements
+// are with the tuning, kernels.h). Rows of fewer than kMinGroupWindowRows in the window (64-wide
+// planes, 4 KiB pixel rows: case 2) moved a step's worth each step and ran 0.95-0.97 at 8-16 rows
+// on the Emerald Rapids VM (session 36): they transpose the whole source first, as sources within
+// the window do.
 constexpr int64_t kMinGroupWindowRows = 8;
 
 int64_t GroupSourceWindowRows(const ResampleProblem& problem, const CpuSchedule& schedule) {
@@ -826,7 +823,8 @@ int64_t GroupSourceWindowRows(const ResampleProblem& problem, const CpuSchedule&
   }
   const int64_t row_bytes = problem.source.w * static_cast<int64_t>(kernels::kPlaneGroup) *
                             static_cast<int64_t>(sizeof(float));
-  const int64_t rows = kGroupSourceWindowBytes / row_bytes;
+  const auto window_bytes = static_cast<int64_t>(kernels::TuningForCpu().group_source_window_bytes);
+  const int64_t rows = window_bytes / row_bytes;
   return rows >= kMinGroupWindowRows && rows < problem.source.h ? rows : 0;
 }
 

@@ -164,7 +164,8 @@ KernelTuning DefaultTuningForCpu() {
                         /*many_taps_in_half_vectors=*/true,
                         /*prefetch_row_group_chunks=*/true,
                         /*blocked_in_half_vectors=*/true,
-                        /*wide_periodic_taps=*/4};
+                        /*wide_periodic_taps=*/4,
+                        /*group_source_window_bytes=*/0};
   }
 #endif
   return KernelTuning{/*at_once_bytes=*/512,
@@ -174,7 +175,8 @@ KernelTuning DefaultTuningForCpu() {
                       /*many_taps_in_half_vectors=*/false,
                       /*prefetch_row_group_chunks=*/false,
                       /*blocked_in_half_vectors=*/false,
-                      /*wide_periodic_taps=*/kMaxPeriodicTaps};
+                      /*wide_periodic_taps=*/kMaxPeriodicTaps,
+                      /*group_source_window_bytes=*/21 * 1024};
 }
 
 namespace {

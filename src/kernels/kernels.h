@@ -411,6 +411,18 @@ struct KernelTuning {
   // On the Zen 4 VM (session 33) the channels-last AA forward gained 1.17-1.19 and the 100 ->
   // 250 gradient 1.34-1.39, but the 224 -> 500 gradient lost (0.935-0.944), not looked into.
   int32_t wide_periodic_taps;
+  // The window (bytes) into which plane groups, H first, transpose the source rows each step
+  // reads, just before the step (plan.cc, GroupSourceWindowRows): 21 KiB on Intel, none (0: the
+  // whole group's source transposed first) on AMD. On the Emerald Rapids VM (48 KiB L1D, session
+  // 36) the window kept the transposed rows in L1 for the H pass: 28 x 28 -> 14 x 14 bilinear
+  // backwards 1.01-1.03x faster (float32, case 38) and 1.06-1.18 (bfloat16, 40), the bicubic AA
+  // forwards 1.00-1.04 (43) and 1.05-1.07 (45). On the Zen 4 VM (32 KiB L1D, 1 MiB L2; session
+  // 41, in-process, the geometric mean of both orders, since target_ab's side A read up to 1.1x
+  // slower than B on the bfloat16 cases whatever its tuning) the window ran these cases 1.03-1.19x
+  // slower on AVX-512 (case 40 0.96-1.12) and 1.07-1.09 on AVX2, a bfloat16 32 x 32 -> 16 x 16
+  // bicubic AA forward 1.10-1.12; windows of 16 and 28 KiB lost as well: there the moves cost more
+  // than the L2 reads they save.
+  size_t group_source_window_bytes;
 };
 // The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
 const KernelTuning& TuningForCpu();
