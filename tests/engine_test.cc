@@ -1509,10 +1509,10 @@ TEST(Engine, FewTapRunsPastFourVectorsPlanAndRunHalfVectorsOnAvx512) {
 
 // The gradient of a bilinear 224 -> 500 upscale (500 -> 224 columns): runs of 5 and 6 taps
 // whose 16 results read 38 columns. Where the CPU's tuning takes such runs from three loads
-// (KernelTuning::wide_periodic_taps: 8 on Intel), AVX-512 plans the periodic form from three
-// loads instead of the blocked form; AVX2 (whose cost count keeps the blocked form) and a
-// tuning of 4 (AMD) plan no run of more than four taps past two loads. Either way the naive
-// product, planar and channels-last, float32 and bfloat16, both pass orders.
+// (KernelTuning::wide_periodic_taps: 8 on Intel and AMD), AVX-512 plans the periodic form from
+// three loads instead of the blocked form; AVX2 (whose cost count keeps the blocked form) and a
+// tuning of 4 (AMD's until session 41) plan no run of more than four taps past two loads. Either
+// way the naive product, planar and channels-last, float32 and bfloat16, both pass orders.
 TEST(Engine, FiveAndSixTapRunsPlanThreeLoadsOnAvx512WhereTheTuningTakesThem) {
   const int64_t lanes = static_cast<int64_t>(kernels::FloatLanes());
   for (const int32_t wide_taps : {4, 8}) {

@@ -164,7 +164,7 @@ KernelTuning DefaultTuningForCpu() {
                         /*many_taps_in_half_vectors=*/true,
                         /*prefetch_row_group_chunks=*/true,
                         /*blocked_in_half_vectors=*/true,
-                        /*wide_periodic_taps=*/4,
+                        /*wide_periodic_taps=*/kMaxPeriodicTaps,
                         /*group_source_window_bytes=*/0};
   }
 #endif

@@ -402,14 +402,18 @@ struct KernelTuning {
   // vectors only there (BlockedInHalfVectors, plan.cc). The bits are the same either way.
   bool blocked_in_half_vectors;
   // Runs of how many taps at most plans take from three or four loads of columns (the periodic
-  // W form, up to kMaxPeriodicTaps): 8 on Intel, 4 on AMD. Between 5 and 8 they are the
+  // W form, up to kMaxPeriodicTaps): 8 on Intel and AMD alike. Between 5 and 8 they are the
   // bilinear AA downscales by 2 to 3 and the gradients of bilinear upscales by 2 to 3.5, which
   // otherwise take the blocked form. On the Emerald Rapids VM (session 34, AVX-512,
   // in-process): a bilinear AA 500 -> 224 forward 1.16-1.17x faster (channels-last 1.42-1.46),
   // 640x480 -> 224 1.17-1.20, the 224 -> 500 bilinear gradient 1.08-1.09 and the 100 -> 250 one
   // 1.35-1.42, in cache and from memory alike; no plan of the suite moved (case 36 read 0.95-1.04).
   // On the Zen 4 VM (session 33) the channels-last AA forward gained 1.17-1.19 and the 100 ->
-  // 250 gradient 1.34-1.39, but the 224 -> 500 gradient lost (0.935-0.944), not looked into.
+  // 250 gradient 1.34-1.39, but the 224 -> 500 gradient lost (0.935-0.944), so AMD kept 4 until
+  // session 41, when on the same VM kind (in-process, geometric mean of both orders) 8 ran the
+  // AA 500 -> 224 forward 1.09-1.11x faster on AVX-512 (channels-last 1.29-1.31), the 100 -> 250
+  // gradient 1.25-1.26, the 224 -> 500 one 1.03-1.05 (bfloat16 0.96-1.00); AVX2 0.98-1.04, and
+  // the suite's cases rerun both ways 0.96-1.04 (noise).
   int32_t wide_periodic_taps;
   // The window (bytes) into which plane groups, H first, transpose the source rows each step
   // reads, just before the step (plan.cc, GroupSourceWindowRows): 21 KiB on Intel, none (0: the
