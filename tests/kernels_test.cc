@@ -1281,6 +1281,62 @@ TEST(SourcePrefetcher, AsksForTheNextRunsRowsAndNoRowThatNoRunReads) {
   EXPECT_EQ(prefetcher.issued_rows(), read_rows_through(999));
 }
 
+// A row group's rows ahead (CombineRowGroupFrom's prefetch, RowGroupAhead): the shares of a
+// group's result rows together ask for exactly the rows its runs read that earlier groups' runs
+// do not, each once and in order. Where the runs skip rows (a 1024 -> 256 bilinear downscale
+// reads 2 of every 4), no row that no run reads: one stretch from the group's first new row to
+// its last had asked for the skipped rows too. Where they read every row (a 2x bicubic AA
+// downscale), one stretch as before.
+TEST(RowGroupAhead, AsksForTheGroupsNewRowsAndNoRowThatNoRunReads) {
+  const AxisRuns skipping = AsGather(BuildBilinearAxis(AxisSpec{1024, 256, false, 0.0}));
+  const AxisRuns dense = AsGather(BuildBicubicAAAxis(AxisSpec{512, 256, false, 0.0}));
+  for (const AxisRuns* axis : {&skipping, &dense}) {
+    const kernels::RowRuns runs{axis->first.data(), axis->weight_offset.data(),
+                                axis->weights.data()};
+    const auto result_rows = static_cast<size_t>(axis->result_size);
+    const bool skips = kernels::RunsSkipRows(runs, 0, result_rows);
+    ASSERT_EQ(skips, axis == &skipping);
+    const auto last_of = [&](size_t i) {
+      return axis->count(static_cast<int32_t>(i)) > 0
+                 ? int64_t{axis->first[i]} + axis->count(static_cast<int32_t>(i)) - 1
+                 : int64_t{-1};
+    };
+    for (const size_t group : {size_t{1}, size_t{3}, size_t{4}}) {
+      int64_t read_before = -1;  // the last row the earlier groups' runs read
+      int64_t unread_in_span = 0;
+      for (size_t begin = 0; begin < result_rows; begin += group) {
+        const size_t end = std::min(begin + group, result_rows);
+        std::vector<int64_t> expected;
+        for (size_t i = begin; i < end; ++i) {
+          for (int32_t k = 0; k < axis->count(static_cast<int32_t>(i)); ++k) {
+            const int64_t row = axis->first[i] + k;
+            if (row > read_before && (expected.empty() || row > expected.back())) {
+              expected.push_back(row);
+            }
+          }
+        }
+        if (!expected.empty()) {
+          unread_in_span +=
+              expected.back() - expected.front() + 1 - static_cast<int64_t>(expected.size());
+        }
+        const kernels::RowGroupAhead ahead(runs, begin, end, read_before, skips);
+        std::vector<int64_t> asked;
+        for (size_t r = 0; r < group; ++r) {
+          ahead.ForShare(runs, r, group, [&](int64_t first, size_t rows) {
+            for (size_t k = 0; k < rows; ++k) asked.push_back(first + static_cast<int64_t>(k));
+          });
+        }
+        ASSERT_EQ(asked, expected) << "group of " << group << " from result row " << begin;
+        for (size_t i = begin; i < end; ++i) read_before = std::max(read_before, last_of(i));
+        EXPECT_EQ(ahead.last_row(runs), read_before);
+      }
+      // The downscale's groups do span unread rows (past one row a group, none for the dense).
+      if (axis == &skipping && group > 1) EXPECT_GT(unread_in_span, 0);
+      if (axis == &dense) EXPECT_EQ(unread_in_span, 0);
+    }
+  }
+}
+
 // Where the CPU's tuning asks for no rows at once (Intel), runs of few taps ask for none, with
 // or without skipped rows, while runs of the many-tap form still queue theirs for spreading.
 TEST(SourcePrefetcher, AsksForNoRowsOfFewTapsWhereTheTuningSaysSo) {

@@ -214,31 +214,6 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
   }
 }
 
-// The source rows result rows [begin, end) read that result row begin - 1 does not: rows
-// [first, last], none where last < first. Consecutive result rows' runs move forward, so these
-// are the rows the group is the first to read, which come from memory.
-struct NewSourceRows {
-  int64_t first = 0, last = -1;
-  int64_t count() const { return last >= first ? last - first + 1 : 0; }
-};
-
-inline NewSourceRows NewSourceRowsOf(const RowRuns& runs, size_t begin, size_t end) {
-  const auto last_of = [&](size_t i) -> int64_t {
-    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-    return count > 0 ? int64_t{runs.first[i]} + count - 1 : -1;
-  };
-  NewSourceRows rows;
-  int64_t lowest = INT64_MAX;
-  for (size_t i = begin; i < end; ++i) {
-    if (runs.weight_offset[i + 1] > runs.weight_offset[i]) {
-      lowest = std::min<int64_t>(lowest, runs.first[i]);
-      rows.last = std::max(rows.last, last_of(i));
-    }
-  }
-  rows.first = std::max(lowest, begin > 0 ? last_of(begin - 1) + 1 : int64_t{0});
-  return rows;
-}
-
 template <DType kType>
 void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
                        ptrdiff_t src_stride, int64_t src_row0, size_t n, float* HWY_RESTRICT dst,
@@ -249,27 +224,26 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
   constexpr size_t kChunk = kRowChunkBytes / sizeof(Storage);
   // While a chunk is combined, the group's new rows are prefetched over the next chunk's
   // columns, and during the last chunk the next group's new rows over the first chunk's
-  // (KernelTuning::prefetch_row_group_chunks says why and where).
-  NewSourceRows group_rows, next_group_rows;
+  // (KernelTuning::prefetch_row_group_chunks says why and where; RowGroupAhead which rows).
+  RowGroupAhead group_ahead, next_group_ahead;
   if (TuningForCpu().prefetch_row_group_chunks) {
-    group_rows = NewSourceRowsOf(runs, row_begin, row_end);
+    const bool skips = RunsSkipRows(runs, row_begin, std::max(row_end, next_row_end));
+    group_ahead = RowGroupAhead(runs, row_begin, row_end, -1, skips);
     if (next_row_end > row_end) {
-      next_group_rows = NewSourceRowsOf(runs, row_end, next_row_end);
-      next_group_rows.first = std::max(next_group_rows.first, group_rows.last + 1);
+      next_group_ahead =
+          RowGroupAhead(runs, row_end, next_row_end, group_ahead.last_row(runs), skips);
     }
   }
-  const auto group = static_cast<int64_t>(row_end - row_begin);
+  const size_t group = row_end - row_begin;
   const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(sizeof(Storage));
   for (size_t column = 0; column < n; column += kChunk) {
     const size_t columns = std::min(kChunk, n - column);
     const bool last_chunk = column + kChunk >= n;
-    const NewSourceRows& ahead = last_chunk ? next_group_rows : group_rows;
+    const RowGroupAhead& ahead = last_chunk ? next_group_ahead : group_ahead;
     const size_t ahead_column = last_chunk ? 0 : column + kChunk;
     const size_t ahead_bytes = std::min(kChunk, n - ahead_column) * sizeof(Storage);
-    const char* const ahead_row0 =
-        ahead.count() == 0 ? nullptr
-                           : static_cast<const char*>(src) + (ahead.first - src_row0) * row_bytes +
-                                 static_cast<ptrdiff_t>(ahead_column * sizeof(Storage));
+    const char* const ahead_column0 = static_cast<const char*>(src) - src_row0 * row_bytes +
+                                      static_cast<ptrdiff_t>(ahead_column * sizeof(Storage));
     LinePrefetchQueue queue(row_bytes, ahead_bytes);
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t begin = runs.weight_offset[i];
@@ -277,18 +251,26 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
       const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
       const Storage* const rows = static_cast<const Storage*>(src) + row * src_stride + column;
       float* const out = dst + static_cast<ptrdiff_t>(i - row_begin) * dst_stride + column;
-      // Each result row of the chunk issues its share of the rows ahead, spread over its column
-      // blocks where it takes the many-tap form, else after it. A row with no share (every row
-      // where the tuning is off) combines as it did without the prefetch.
-      const auto r = static_cast<int64_t>(i - row_begin);
-      const int64_t share_begin = ahead.count() * r / group;
-      const int64_t share_end = ahead.count() * (r + 1) / group;
-      if (share_end == share_begin) {
+      // Each result row of the chunk issues its share of the rows ahead: one stretch, spread
+      // over its column blocks where it takes the many-tap form, else after it; the stretches
+      // of runs that skip rows after it, one at a time. A row with no share (every row where
+      // the tuning is off) combines as it did without the prefetch.
+      const size_t r = i - row_begin;
+      if (ahead.skips()) {
+        CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
+        ahead.ForShare(runs, r, group, [&](int64_t first, size_t stretch) {
+          queue.Append(ahead_column0 + first * row_bytes, stretch);
+          queue.IssueAll();
+        });
+        continue;
+      }
+      ahead.ForShare(runs, r, group, [&](int64_t first, size_t stretch) {
+        queue.Append(ahead_column0 + first * row_bytes, stretch);
+      });
+      if (queue.PendingLines() == 0) {
         CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
         continue;
       }
-      queue.Append(ahead_row0 + share_begin * row_bytes,
-                   static_cast<size_t>(share_end - share_begin));
       CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count, &queue);
       queue.IssueAll();
     }

@@ -283,6 +283,104 @@ class SourcePrefetcher {
   bool skips_rows_ = false;  // whether rows between the band's first and last go unread
 };
 
+// The source rows result rows [begin, end) read that result row begin - 1 does not: rows
+// [first, last], none where last < first. Consecutive result rows' runs move forward, so these
+// are the rows the group is the first to read, which come from memory.
+struct NewSourceRows {
+  int64_t first = 0, last = -1;
+  int64_t count() const { return last >= first ? last - first + 1 : 0; }
+};
+
+inline NewSourceRows NewSourceRowsOf(const RowRuns& runs, size_t begin, size_t end) {
+  const auto last_of = [&](size_t i) -> int64_t {
+    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+    return count > 0 ? int64_t{runs.first[i]} + count - 1 : -1;
+  };
+  NewSourceRows rows;
+  int64_t lowest = INT64_MAX;
+  for (size_t i = begin; i < end; ++i) {
+    if (runs.weight_offset[i + 1] > runs.weight_offset[i]) {
+      lowest = std::min<int64_t>(lowest, runs.first[i]);
+      rows.last = std::max(rows.last, last_of(i));
+    }
+  }
+  rows.first = std::max(lowest, begin > 0 ? last_of(begin - 1) + 1 : int64_t{0});
+  return rows;
+}
+
+// Whether the runs of result rows [begin, end) leave source rows between them that none reads:
+// downscales by more than their taps (a bilinear 1024 -> 256 reads 2 of every 4 rows).
+inline bool RunsSkipRows(const RowRuns& runs, size_t begin, size_t end) {
+  int64_t read_through = INT64_MIN;  // the last row the runs so far read
+  for (size_t i = begin; i < end; ++i) {
+    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+    if (count == 0) continue;
+    if (read_through != INT64_MIN && runs.first[i] > read_through + 1) return true;
+    read_through = std::max<int64_t>(read_through, int64_t{runs.first[i]} + count - 1);
+  }
+  return false;
+}
+
+// The source rows a row group's H pass (CombineRowGroupFrom) asks for ahead: the new rows of
+// result rows [begin, end) past row `floor`, shared among the `group` result rows of the call
+// that asks. Where the runs read every row in between, one stretch (NewSourceRowsOf) split
+// evenly. Where they skip rows, that stretch held the unread rows too, twice the lines a 4x
+// bilinear downscale reads, of no use: each share is then the new rows of its result rows'
+// runs, the result rows split evenly, a stretch each. On the Zen 4 VM (session 41) channels-last
+// RGB and RGBA 1024 -> 256 bilinear forwards had run 1.28-1.30x faster with no prefetch at all.
+class RowGroupAhead {
+ public:
+  RowGroupAhead() = default;  // asks for nothing
+  RowGroupAhead(const RowRuns& runs, size_t begin, size_t end, int64_t floor, bool skips)
+      : begin_(begin), end_(end), floor_(floor), skips_(skips) {
+    if (!skips) {
+      stretch_ = NewSourceRowsOf(runs, begin, end);
+      stretch_.first = std::max(stretch_.first, floor + 1);
+    }
+  }
+
+  bool skips() const { return skips_; }
+
+  // The last row the result rows read (-1 where none does).
+  int64_t last_row(const RowRuns& runs) const {
+    int64_t last = -1;
+    for (size_t i = begin_; i < end_; ++i) {
+      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+      if (count > 0) last = std::max<int64_t>(last, int64_t{runs.first[i]} + count - 1);
+    }
+    return last;
+  }
+
+  // Calls fn(first_row, rows) for each stretch of consecutive rows that result row r of the
+  // asking group's `group` asks for, in order.
+  template <class Fn>
+  void ForShare(const RowRuns& runs, size_t r, size_t group, Fn&& fn) const {
+    if (!skips_) {
+      const auto count = static_cast<size_t>(stretch_.count());
+      const size_t share_begin = count * r / group, share_end = count * (r + 1) / group;
+      if (share_end > share_begin) {
+        fn(stretch_.first + static_cast<int64_t>(share_begin), share_end - share_begin);
+      }
+      return;
+    }
+    const size_t rows = end_ - begin_;
+    int64_t floor = floor_;
+    for (size_t j = begin_ + rows * r / group; j < begin_ + rows * (r + 1) / group; ++j) {
+      NewSourceRows own = NewSourceRowsOf(runs, j, j + 1);
+      own.first = std::max(own.first, floor + 1);
+      if (own.count() == 0) continue;
+      fn(own.first, static_cast<size_t>(own.count()));
+      floor = own.last;
+    }
+  }
+
+ private:
+  size_t begin_ = 0, end_ = 0;
+  int64_t floor_ = -1;
+  bool skips_ = false;
+  NewSourceRows stretch_;
+};
+
 }  // namespace kernels
 }  // namespace aclnn_upsample
 
