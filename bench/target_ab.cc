@@ -13,9 +13,11 @@
 // Targets are named as ACLNN_UPSAMPLE_SIMD names them: best, portable or a target's lower-case
 // Highway name. The two sides may be one target with two kernel tunings (kernels::KernelTuning):
 // --tune-a and --tune-b change the CPU's tuning for that side, as KEY=VALUE[,KEY=VALUE...] with
-// keys at_once_bytes, spread_bytes, into_l2, many_taps_in_half_vectors,
-// prefetch_row_group_chunks and blocked_in_half_vectors (0 or 1 for the last four), so that a
-// choice the library makes per CPU is measured the same way as a target:
+// keys at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, many_taps_in_half_vectors,
+// prefetch_row_group_chunks, blocked_in_half_vectors (0 or 1 for the flags), wide_periodic_taps
+// and group_source_window_bytes, so that a choice the library makes per CPU is measured the same
+// way as a target (a ratio is best read as the geometric mean of both orders: on the Zen 4 VM
+// side A read up to 1.1x slower on some cases whatever its tuning):
 //
 //   build/bench/target_ab --tune-b many_taps_in_half_vectors=0 avx3 avx3 22 25
 //

@@ -157,7 +157,7 @@ KernelTuning DefaultTuningForCpu() {
 #if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
   if (__builtin_cpu_is("amd")) {
-    return KernelTuning{/*at_once_bytes=*/4096,
+    return KernelTuning{/*at_once_bytes=*/8192,
                         /*prefetch_rows_at_once=*/true,
                         /*spread_bytes=*/2048,
                         /*into_l2=*/true,

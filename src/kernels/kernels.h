@@ -341,13 +341,17 @@ void SetNativeBFloat16RoundingForTest(bool enabled);
 // (source_prefetch.h) and how wide the many-tap H pass's vectors are (combine-inl.h). All measured
 // on 2-core VMs; bench/RESULTS.md has the numbers.
 struct KernelTuning {
-  // How far past a result row's advance the rows prefetched at once are asked for: 4 KiB on
+  // How far past a result row's advance the rows prefetched at once are asked for: 8 KiB on
   // AMD, 512 bytes elsewhere. On the Intel AVX-512 VM, 2 KiB ahead of 256-byte bfloat16 rows (ten
   // rows with the advance) ran the 2x bilinear backwards (cases 5, 6) 1.09-1.15x and case 1 1.03x
   // slower than 512 bytes; rows of 1-2 KiB measured alike at one row and the advance and at the
   // 2 KiB, and 1.05-1.08x slower at two rows (cases 35, 36; session 23). On the Zen 4 VM, with the
   // lines asked for into L2, 512 bytes ran 2x backwards streamed from memory 1.15-1.26x slower than
   // 2 KiB, and 2 KiB 1.00-1.24x slower than 4 KiB; 8 KiB measured 0.97-1.10x of 4 KiB (session 28).
+  // There again in session 41 (in-process, geometric mean of both orders), 8 KiB (the most
+  // SourcePrefetcher's kMaxPrefetchBytes lets a row ask for) ran the float32 2x
+  // backwards 1.03-1.08x faster than 4 KiB on AVX-512 (cases 1, 28, 30, 33) and cases 30 and
+  // 33 1.04-1.05 on AVX2; the rest of the suite's cases measured 0.98-1.02.
   size_t at_once_bytes;
   // Whether the rows an H pass does not spread over its column blocks (runs of fewer than
   // kManyTaps taps) are prefetched at all: on AMD. On the Emerald Rapids VM (Intel, family 6
