@@ -242,8 +242,11 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
     const RowGroupAhead& ahead = last_chunk ? next_group_ahead : group_ahead;
     const size_t ahead_column = last_chunk ? 0 : column + kChunk;
     const size_t ahead_bytes = std::min(kChunk, n - ahead_column) * sizeof(Storage);
-    const char* const ahead_column0 = static_cast<const char*>(src) - src_row0 * row_bytes +
-                                      static_cast<ptrdiff_t>(ahead_column * sizeof(Storage));
+    // Row `first` of the source at the ahead column.
+    const auto ahead_at = [&](int64_t first) {
+      return static_cast<const char*>(src) + (first - src_row0) * row_bytes +
+             static_cast<ptrdiff_t>(ahead_column * sizeof(Storage));
+    };
     LinePrefetchQueue queue(row_bytes, ahead_bytes);
     for (size_t i = row_begin; i < row_end; ++i) {
       const int32_t begin = runs.weight_offset[i];
@@ -259,13 +262,13 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
       if (ahead.skips()) {
         CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
         ahead.ForShare(runs, r, group, [&](int64_t first, size_t stretch) {
-          queue.Append(ahead_column0 + first * row_bytes, stretch);
+          queue.Append(ahead_at(first), stretch);
           queue.IssueAll();
         });
         continue;
       }
       ahead.ForShare(runs, r, group, [&](int64_t first, size_t stretch) {
-        queue.Append(ahead_column0 + first * row_bytes, stretch);
+        queue.Append(ahead_at(first), stretch);
       });
       if (queue.PendingLines() == 0) {
         CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
