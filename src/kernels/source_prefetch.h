@@ -122,6 +122,47 @@ class LinePrefetchQueue {
   size_t offset_ = 0;  // bytes of next_row_ already issued
 };
 
+// The last source row result row i's run reads; -1 where it has no taps.
+inline int64_t LastRowRead(const RowRuns& runs, size_t i) {
+  const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+  return count > 0 ? int64_t{runs.first[i]} + count - 1 : -1;
+}
+
+// The source rows result rows [begin, end) read that result row begin - 1 does not: rows
+// [first, last], none where last < first. Consecutive result rows' runs move forward, so these
+// are the rows the group is the first to read, which come from memory.
+struct NewSourceRows {
+  int64_t first = 0, last = -1;
+  int64_t count() const { return last >= first ? last - first + 1 : 0; }
+};
+
+inline NewSourceRows NewSourceRowsOf(const RowRuns& runs, size_t begin, size_t end) {
+  NewSourceRows rows;
+  int64_t lowest = INT64_MAX;
+  for (size_t i = begin; i < end; ++i) {
+    if (runs.weight_offset[i + 1] > runs.weight_offset[i]) {
+      lowest = std::min<int64_t>(lowest, runs.first[i]);
+      rows.last = std::max(rows.last, LastRowRead(runs, i));
+    }
+  }
+  rows.first = std::max(lowest, begin > 0 ? LastRowRead(runs, begin - 1) + 1 : int64_t{0});
+  return rows;
+}
+
+// Whether the runs of result rows [begin, end) leave source rows between them that none reads
+// (runs are monotone): downscales by more than their taps (a bilinear 1024 -> 256 reads 2 of
+// every 4 rows).
+inline bool RunsSkipRows(const RowRuns& runs, size_t begin, size_t end) {
+  int64_t read_through = -1;  // the last row the runs so far read (none yet)
+  for (size_t i = begin; i < end; ++i) {
+    const int64_t last = LastRowRead(runs, i);
+    if (last < 0) continue;
+    if (read_through >= 0 && runs.first[i] > read_through + 1) return true;
+    read_through = std::max(read_through, last);
+  }
+  return false;
+}
+
 // Software prefetch of the source rows a little ahead of the H pass, a row at a time. Planar
 // rows are short (a few hundred bytes), so the H pass reads several rows at once
 // within a small window, a pattern the hardware prefetchers follow poorly: a plain H pass over
@@ -165,16 +206,9 @@ class SourcePrefetcher {
     const int64_t first_row = runs.first[first_i];
     last_row_ = runs.first[last_i] + count_of(last_i) - 1;
     // UseManyTapForm only grows with the count: the band's longest run decides.
-    // And whether runs leave rows between them that none reads (runs are monotone).
     int32_t longest = 0;
-    int64_t read_through = first_row - 1;  // the last row the runs so far read
-    for (size_t i = first_i; i <= last_i; ++i) {
-      const int32_t count = count_of(i);
-      longest = std::max(longest, count);
-      if (count == 0) continue;
-      skips_rows_ = skips_rows_ || runs.first[i] > read_through + 1;
-      read_through = std::max<int64_t>(read_through, runs.first[i] + count - 1);
-    }
+    for (size_t i = first_i; i <= last_i; ++i) longest = std::max(longest, count_of(i));
+    skips_rows_ = RunsSkipRows(runs, first_i, last_i + 1);
     spread_ = UseManyTapForm(static_cast<size_t>(longest), src_stride, element_bytes);
     silent_ = !spread_ && !TuningForCpu().prefetch_rows_at_once;
     if (silent_) return;
@@ -283,44 +317,6 @@ class SourcePrefetcher {
   bool skips_rows_ = false;  // whether rows between the band's first and last go unread
 };
 
-// The source rows result rows [begin, end) read that result row begin - 1 does not: rows
-// [first, last], none where last < first. Consecutive result rows' runs move forward, so these
-// are the rows the group is the first to read, which come from memory.
-struct NewSourceRows {
-  int64_t first = 0, last = -1;
-  int64_t count() const { return last >= first ? last - first + 1 : 0; }
-};
-
-inline NewSourceRows NewSourceRowsOf(const RowRuns& runs, size_t begin, size_t end) {
-  const auto last_of = [&](size_t i) -> int64_t {
-    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-    return count > 0 ? int64_t{runs.first[i]} + count - 1 : -1;
-  };
-  NewSourceRows rows;
-  int64_t lowest = INT64_MAX;
-  for (size_t i = begin; i < end; ++i) {
-    if (runs.weight_offset[i + 1] > runs.weight_offset[i]) {
-      lowest = std::min<int64_t>(lowest, runs.first[i]);
-      rows.last = std::max(rows.last, last_of(i));
-    }
-  }
-  rows.first = std::max(lowest, begin > 0 ? last_of(begin - 1) + 1 : int64_t{0});
-  return rows;
-}
-
-// Whether the runs of result rows [begin, end) leave source rows between them that none reads:
-// downscales by more than their taps (a bilinear 1024 -> 256 reads 2 of every 4 rows).
-inline bool RunsSkipRows(const RowRuns& runs, size_t begin, size_t end) {
-  int64_t read_through = INT64_MIN;  // the last row the runs so far read
-  for (size_t i = begin; i < end; ++i) {
-    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-    if (count == 0) continue;
-    if (read_through != INT64_MIN && runs.first[i] > read_through + 1) return true;
-    read_through = std::max<int64_t>(read_through, int64_t{runs.first[i]} + count - 1);
-  }
-  return false;
-}
-
 // The source rows a row group's H pass (CombineRowGroupFrom) asks for ahead: the new rows of
 // result rows [begin, end) past row `floor`, shared among the `group` result rows of the call
 // that asks. Where the runs read every row in between, one stretch (NewSourceRowsOf) split
@@ -342,14 +338,7 @@ class RowGroupAhead {
   bool skips() const { return skips_; }
 
   // The last row the result rows read (-1 where none does).
-  int64_t last_row(const RowRuns& runs) const {
-    int64_t last = -1;
-    for (size_t i = begin_; i < end_; ++i) {
-      const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
-      if (count > 0) last = std::max<int64_t>(last, int64_t{runs.first[i]} + count - 1);
-    }
-    return last;
-  }
+  int64_t last_row(const RowRuns& runs) const { return NewSourceRowsOf(runs, begin_, end_).last; }
 
   // Calls fn(first_row, rows) for each stretch of consecutive rows that result row r of the
   // asking group's `group` asks for, in order.
