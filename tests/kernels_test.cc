@@ -1337,6 +1337,20 @@ TEST(RowGroupAhead, AsksForTheGroupsNewRowsAndNoRowThatNoRunReads) {
   }
 }
 
+// The row group's chunk prefetch runs only over rows more than a page apart (in either
+// direction), and never where the CPU's tuning turns it off.
+TEST(RowGroupAhead, PrefetchesOnlyRowsMoreThanAPageApart) {
+  for (const bool tuned_on : {false, true}) {
+    const ScopedTuning tuning(
+        [&](kernels::KernelTuning& t) { t.prefetch_row_group_chunks = tuned_on; });
+    EXPECT_FALSE(kernels::PrefetchesRowGroupChunks(3 * 1024));
+    EXPECT_FALSE(kernels::PrefetchesRowGroupChunks(kernels::kPageBytes));
+    EXPECT_FALSE(kernels::PrefetchesRowGroupChunks(-kernels::kPageBytes));
+    EXPECT_EQ(kernels::PrefetchesRowGroupChunks(kernels::kPageBytes + 2), tuned_on);
+    EXPECT_EQ(kernels::PrefetchesRowGroupChunks(-6 * 1024), tuned_on);
+  }
+}
+
 // Where the CPU's tuning asks for no rows at once (Intel), runs of few taps ask for none, with
 // or without skipped rows, while runs of the many-tap form still queue theirs for spreading.
 TEST(SourcePrefetcher, AsksForNoRowsOfFewTapsWhereTheTuningSaysSo) {

@@ -224,9 +224,11 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
   constexpr size_t kChunk = kRowChunkBytes / sizeof(Storage);
   // While a chunk is combined, the group's new rows are prefetched over the next chunk's
   // columns, and during the last chunk the next group's new rows over the first chunk's
-  // (KernelTuning::prefetch_row_group_chunks says why and where; RowGroupAhead which rows).
+  // (KernelTuning::prefetch_row_group_chunks says why, PrefetchesRowGroupChunks where,
+  // RowGroupAhead which rows).
+  const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(sizeof(Storage));
   RowGroupAhead group_ahead, next_group_ahead;
-  if (TuningForCpu().prefetch_row_group_chunks) {
+  if (PrefetchesRowGroupChunks(row_bytes)) {
     const bool skips = RunsSkipRows(runs, row_begin, std::max(row_end, next_row_end));
     group_ahead = RowGroupAhead(runs, row_begin, row_end, -1, skips);
     if (next_row_end > row_end) {
@@ -235,7 +237,6 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
     }
   }
   const size_t group = row_end - row_begin;
-  const ptrdiff_t row_bytes = src_stride * static_cast<ptrdiff_t>(sizeof(Storage));
   for (size_t column = 0; column < n; column += kChunk) {
     const size_t columns = std::min(kChunk, n - column);
     const bool last_chunk = column + kChunk >= n;
