@@ -597,11 +597,15 @@ HWY_INLINE void Combine(const Sink& sink, size_t n, const void* HWY_RESTRICT sou
   }
   if (j == 0 && many_taps) {
     // In 256-bit vectors on AVX-512 where the CPU's tuning says so (KernelTuning, kernels.h),
-    // with the same bits.
+    // with the same bits; except bfloat16 rows read as even and odd columns, which then load a
+    // whole line per pair of vectors rather than half of one: on the Zen 4 VM (session 42)
+    // bfloat16 4x and 8x AA forwards (channels-last RGB, RGBA, 16 channels, planar RGB) ran in
+    // 0.92-0.97 of the half vectors' time; float16 ones 1.00-1.06, float32 1.07-1.13 (session 41).
     bool in_half_vectors = false;
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
     if constexpr (hn::MaxLanes(d) > 8) {
-      in_half_vectors = TuningForCpu().many_taps_in_half_vectors;
+      in_half_vectors =
+          TuningForCpu().many_taps_in_half_vectors && !kBFloat16EvenOdd<kType, decltype(d), Sink>;
       if (in_half_vectors) {
         j = CombineManyTaps<kType>(hn::CappedTag<float, 8>(), sink, n, src, src_stride, weights,
                                    count, prefetch);

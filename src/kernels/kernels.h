@@ -383,11 +383,13 @@ struct KernelTuning {
   // forward (case 25) ran 0.90-1.02x of its time with whole vectors (median 0.98, nineteen
   // in-process runs), and 0.90-0.94x of the AVX2 target's where whole vectors ran 0.96-1.04x of
   // it; the 4x one (case 22) and the bfloat16 one (26) measured 0.95-1.08x, median 1.00 (session
-  // 29). The bits are the same either way.
+  // 29). The bits are the same either way. Not bfloat16 rows read as even and odd columns
+  // (Combine, combine-inl.h), whose whole vectors load whole lines.
   bool many_taps_in_half_vectors;
   // Whether the H pass that combines a group of result rows a column chunk at a time
   // (CombineRowGroupFrom: pixel rows of a few channels, and channels-last rows wider than L1
-  // holds) prefetches the rows the group reads first over the next chunk's columns while it
+  // holds) over rows more than a page apart (PrefetchesRowGroupChunks, source_prefetch.h)
+  // prefetches the rows the group reads first over the next chunk's columns while it
   // combines a chunk, and the next group's over the first chunk's during the last: on AMD. Each
   // chunk reads 1 KiB of each of its rows, too short a run for the hardware prefetchers to follow
   // from memory, so without it every new row's lines arrived on demand. On the Zen 4 VM (session
