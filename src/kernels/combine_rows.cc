@@ -232,8 +232,7 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
     const bool skips = RunsSkipRows(runs, row_begin, std::max(row_end, next_row_end));
     group_ahead = RowGroupAhead(runs, row_begin, row_end, -1, skips);
     if (next_row_end > row_end) {
-      next_group_ahead =
-          RowGroupAhead(runs, row_end, next_row_end, group_ahead.last_row(runs), skips);
+      next_group_ahead = RowGroupAhead(runs, row_end, next_row_end, group_ahead.last_row(), skips);
     }
   }
   const size_t group = row_end - row_begin;

@@ -204,7 +204,7 @@ class SourcePrefetcher {
     end_i_ = last_i;
     --last_i;
     const int64_t first_row = runs.first[first_i];
-    last_row_ = runs.first[last_i] + count_of(last_i) - 1;
+    last_row_ = LastRowRead(runs, last_i);
     // UseManyTapForm only grows with the count: the band's longest run decides.
     int32_t longest = 0;
     for (size_t i = first_i; i <= last_i; ++i) longest = std::max(longest, count_of(i));
@@ -245,7 +245,7 @@ class SourcePrefetcher {
   // downscales' calls in cache ran 10-15 % slower.
   LinePrefetchQueue* Ahead(size_t i) {
     if (silent_) return nullptr;
-    const int64_t row = runs_.first[i] + CountOf(i) - 1;
+    const int64_t row = LastRowRead(runs_, i);
     if (!spread_ && skips_rows_) {
       AheadOnRuns(i, row);
       return nullptr;
@@ -281,18 +281,17 @@ class SourcePrefetcher {
   void AheadOnRuns(size_t i, int64_t row) {
     int64_t target = row + rows_ahead_;
     if (i + 1 < end_i_ && CountOf(i + 1) > 0) {
-      target = std::max<int64_t>(target, runs_.first[i + 1] + CountOf(i + 1) - 1);
+      target = std::max<int64_t>(target, LastRowRead(runs_, i + 1));
     }
     target = std::min(last_row_, target);
     int64_t next = std::max(done_ + 1, row + 1);
     while (next <= target) {
-      while (cursor_ < end_i_ &&
-             (CountOf(cursor_) == 0 || runs_.first[cursor_] + CountOf(cursor_) - 1 < next)) {
+      while (cursor_ < end_i_ && LastRowRead(runs_, cursor_) < next) {  // -1 (no taps) < next
         ++cursor_;
       }
       if (cursor_ == end_i_ || runs_.first[cursor_] > target) break;
       const int64_t from = std::max<int64_t>(next, runs_.first[cursor_]);
-      const int64_t to = std::min<int64_t>(target, runs_.first[cursor_] + CountOf(cursor_) - 1);
+      const int64_t to = std::min<int64_t>(target, LastRowRead(runs_, cursor_));
       queue_.Append(src_ + (from - src_row0_) * row_bytes_, static_cast<size_t>(to - from + 1));
       queue_.IssueAll();
       issued_rows_ += to - from + 1;
@@ -343,17 +342,18 @@ class RowGroupAhead {
  public:
   RowGroupAhead() = default;  // asks for nothing
   RowGroupAhead(const RowRuns& runs, size_t begin, size_t end, int64_t floor, bool skips)
-      : begin_(begin), end_(end), floor_(floor), skips_(skips) {
-    if (!skips) {
-      stretch_ = NewSourceRowsOf(runs, begin, end);
-      stretch_.first = std::max(stretch_.first, floor + 1);
-    }
+      : begin_(begin),
+        end_(end),
+        floor_(floor),
+        skips_(skips),
+        stretch_(NewSourceRowsOf(runs, begin, end)) {
+    stretch_.first = std::max(stretch_.first, floor + 1);
   }
 
   bool skips() const { return skips_; }
 
   // The last row the result rows read (-1 where none does).
-  int64_t last_row(const RowRuns& runs) const { return NewSourceRowsOf(runs, begin_, end_).last; }
+  int64_t last_row() const { return stretch_.last; }
 
   // Calls fn(first_row, rows) for each stretch of consecutive rows that result row r of the
   // asking group's `group` asks for, in order.
@@ -382,6 +382,8 @@ class RowGroupAhead {
   size_t begin_ = 0, end_ = 0;
   int64_t floor_ = -1;
   bool skips_ = false;
+  // The group's new rows past floor_ as one stretch (asked for where the runs skip none); its
+  // last is the last row the group reads either way.
   NewSourceRows stretch_;
 };
 
