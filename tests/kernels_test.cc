@@ -919,13 +919,13 @@ void ExpectRowTableShape(const PeriodicInterior& table, int64_t lanes, int64_t e
 // included, over several rows with padded strides (so a row's last vectors cannot read the
 // next row).
 void ExpectPixelRowsMatchChannelRuns(const AxisRuns& exact, const PeriodicInterior& interior,
-                                     int64_t channels, const std::string& where) {
+                                     int64_t channels, const std::string& where, int64_t rows = 3) {
   const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
   const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &interior);
   const int64_t source_w = exact.source_size, result_w = exact.result_size;
   // Rows padded by a few floats, so a row's last vectors cannot read the next row.
   const int64_t src_stride = source_w * channels + 3, dst_stride = result_w * channels + 5;
-  constexpr int64_t kRows = 3;
+  const int64_t kRows = rows;
   for (int poison = 0; poison < 3; ++poison) {
     std::vector<float> src = Random(kRows * src_stride, 70 + poison);
     if (poison == 1) src[src_stride + source_w * channels / 2] = NAN;
@@ -1006,6 +1006,46 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
     EXPECT_GT(several_patterns, 0);
     EXPECT_GT(overhangs, 0);
   }
+}
+
+// Pixel rows long enough (about 64 vectors, eight rows a call) that the kernel works out a call's
+// vectors once, with two or three lane patterns, which then run a cycle of vectors at a time
+// (gather_rows.cc): RGB and 5 to 7 channels upsampled by 2 (three patterns, taken in the order
+// 0, 2, 1 by RGB), RGBA by 8/7 and 4/3 (two), forward (every lane takes every tap) and backward
+// (runs of different lengths), over four lengths in a row so that the listed vectors leave every
+// remainder of a cycle. Every element must equal its channel's exact run over the channel's own
+// row, bit for bit, NaN and Inf included.
+TEST_P(KernelsOnEveryTarget, GatherPixelRowsInCyclesOfPatternsMatchTheChannelsExactRuns) {
+  const int64_t lanes = TargetLanes();
+  if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";
+  std::map<int32_t, int> axes_with_patterns;
+  for (const Ratio ratio : {Ratio{2, 1}, Ratio{8, 7}, Ratio{4, 3}, Ratio{3, 2}, Ratio{7, 8}}) {
+    for (int64_t channels = 2; channels <= 7; ++channels) {
+      const int64_t first = std::max<int64_t>(1, 64 * lanes / (ratio.period * channels));
+      for (int64_t periods = first; periods < first + 4; ++periods) {
+        for (bool bicubic : {false, true}) {
+          for (bool transposed : {true, false}) {
+            const AxisRuns exact = RatioAxis(ratio, periods, bicubic, transposed);
+            const PeriodicInterior periodic =
+                FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
+                                     1, static_cast<int32_t>(channels));
+            if (periodic.lanes == 0 || periodic.patterns > 3) continue;
+            ++axes_with_patterns[periodic.patterns];
+            const std::string where =
+                "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
+                " periods " + std::to_string(periods) + " C " + std::to_string(channels) +
+                (bicubic ? " bicubic" : " bilinear") + (transposed ? " transposed" : " gather") +
+                " patterns " + std::to_string(periodic.patterns);
+            ExpectPixelRowsMatchChannelRuns(exact, periodic, channels, where, 8);
+            if (HasFatalFailure()) return;
+          }
+        }
+      }
+    }
+  }
+  if (lanes == 1) return;  // one lane has one pattern
+  EXPECT_GT(axes_with_patterns[2], 0);
+  EXPECT_GT(axes_with_patterns[3], 0);
 }
 
 // Pixel rows whose runs do not repeat (RGB images resized 500 -> 224 or to 299) run the periodic
