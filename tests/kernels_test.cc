@@ -952,6 +952,28 @@ void ExpectPixelRowsMatchChannelRuns(const AxisRuns& exact, const PeriodicInteri
   }
 }
 
+// The W axis of a ratio over pixels (RatioAxis), the periodic interior FindPeriodicInterior finds
+// over the elements of its pixel rows of `channels` channels for `lanes` lanes, and the case's
+// name for failure messages.
+struct PixelRowAxis {
+  AxisRuns exact;
+  PeriodicInterior periodic;
+  std::string where;
+};
+
+PixelRowAxis MakePixelRowAxis(Ratio ratio, int64_t periods, int64_t channels, bool bicubic,
+                              bool transposed, int64_t lanes) {
+  PixelRowAxis axis;
+  axis.exact = RatioAxis(ratio, periods, bicubic, transposed);
+  axis.periodic =
+      FindPeriodicInterior(axis.exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1,
+                           static_cast<int32_t>(channels));
+  axis.where = "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
+               " periods " + std::to_string(periods) + " C " + std::to_string(channels) +
+               (bicubic ? " bicubic" : " bilinear") + (transposed ? " transposed" : " gather");
+  return axis;
+}
+
 // Rows of 2 to 4 interleaved channels (channels-last RGB rows) gather as they are where a
 // periodic interior holds over their elements: every element must equal its channel's exact
 // run over the channel's own row, bit for bit, NaN and Inf included, over several rows with
@@ -970,19 +992,16 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
         for (bool bicubic : {false, true}) {
           for (bool transposed : {true, false}) {
             // Ratios count pixels here.
-            const AxisRuns exact = RatioAxis(ratio, periods, bicubic, transposed);
-            const PeriodicInterior periodic =
-                FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                                     1, static_cast<int32_t>(channels));
+            const PixelRowAxis axis =
+                MakePixelRowAxis(ratio, periods, channels, bicubic, transposed, lanes);
+            const AxisRuns& exact = axis.exact;
+            const PeriodicInterior& periodic = axis.periodic;
+            const std::string& where = axis.where;
             if (!power_of_two) {
               ASSERT_EQ(periodic.lanes, 0);
               continue;
             }
             if (periodic.lanes == 0) continue;
-            const std::string where =
-                "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
-                " periods " + std::to_string(periods) + " C " + std::to_string(channels) +
-                (bicubic ? " bicubic" : " bilinear") + (transposed ? " transposed" : " gather");
             // Whole pixels repeat: the period and the interior's start are in elements.
             ASSERT_EQ(periodic.period % channels, 0) << where;
             ASSERT_EQ(periodic.begin % channels, 0) << where;
@@ -1025,18 +1044,14 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsInCyclesOfPatternsMatchTheChannelsEx
       for (int64_t periods = first; periods < first + 4; ++periods) {
         for (bool bicubic : {false, true}) {
           for (bool transposed : {true, false}) {
-            const AxisRuns exact = RatioAxis(ratio, periods, bicubic, transposed);
-            const PeriodicInterior periodic =
-                FindPeriodicInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps,
-                                     1, static_cast<int32_t>(channels));
+            const PixelRowAxis axis =
+                MakePixelRowAxis(ratio, periods, channels, bicubic, transposed, lanes);
+            const PeriodicInterior& periodic = axis.periodic;
             if (periodic.lanes == 0 || periodic.patterns > 3) continue;
             ++axes_with_patterns[periodic.patterns];
-            const std::string where =
-                "ratio " + std::to_string(ratio.period) + "/" + std::to_string(ratio.shift) +
-                " periods " + std::to_string(periods) + " C " + std::to_string(channels) +
-                (bicubic ? " bicubic" : " bilinear") + (transposed ? " transposed" : " gather") +
-                " patterns " + std::to_string(periodic.patterns);
-            ExpectPixelRowsMatchChannelRuns(exact, periodic, channels, where, 8);
+            ExpectPixelRowsMatchChannelRuns(
+                axis.exact, periodic, channels,
+                axis.where + " patterns " + std::to_string(periodic.patterns), 8);
             if (HasFatalFailure()) return;
           }
         }
