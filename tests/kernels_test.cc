@@ -1029,11 +1029,11 @@ TEST_P(KernelsOnEveryTarget, GatherPixelRowsMatchTheChannelsExactRuns) {
 
 // Pixel rows long enough (about 64 vectors, eight rows a call) that the kernel works out a call's
 // vectors once, with two or three lane patterns, which then run a cycle of vectors at a time
-// (gather_rows.cc): RGB and 5 to 7 channels upsampled by 2 (three patterns, taken in the order
-// 0, 2, 1 by RGB), RGBA by 8/7 and 4/3 (two), forward (every lane takes every tap) and backward
-// (runs of different lengths), over four lengths in a row so that the listed vectors leave every
-// remainder of a cycle. Every element must equal its channel's exact run over the channel's own
-// row, bit for bit, NaN and Inf included.
+// (gather_rows.cc), among 2 to 7 channels: RGB and 6 channels upsampled by 2 (three patterns,
+// taken in the order 0, 2, 1 by RGB), RGBA by 8/7 and 4/3 (two, on 16 and on 8 lanes), forward
+// (every lane takes every tap) and backward (runs of different lengths), over four lengths in a
+// row so that the listed vectors leave every remainder of a cycle. Every element must equal its
+// channel's exact run over the channel's own row, bit for bit, NaN and Inf included.
 TEST_P(KernelsOnEveryTarget, GatherPixelRowsInCyclesOfPatternsMatchTheChannelsExactRuns) {
   const int64_t lanes = TargetLanes();
   if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";

@@ -545,8 +545,8 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       const int64_t step = base_step[0];
       const auto one_pattern_counts = counts_of(0);
       // Two or three patterns that take turns from the first vector on (2x upscales of pixel
-      // rows of 3, 5, 6 or 7 channels: three) run a whole cycle of vectors per step, each with
-      // its own pattern's tables: the same in every step, they stay in registers, where a listed
+      // rows of 3 or 6 channels: three) run a whole cycle of vectors per step, each with its
+      // own pattern's tables: the same in every step, they stay in registers, where a listed
       // vector's pattern loaded them all again (a load per tap for its columns and one for its
       // weights, each vector, on top of its two loads of columns). On the Zen 4 VM (session 43,
       // in-process, both orders) channels-last RGB 256 -> 512 bicubic forwards ran 1.17-1.28x
