@@ -554,11 +554,15 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       // the RGB 224 -> 256 bilinear gradient 1.08-1.10 (AVX2 1.23); the channels-last shapes of
       // other periods measured 0.98-1.02.
       int32_t cycle_patterns = 0;
-      int32_t cycle[3] = {0, 0, 0};  // the patterns in turn
+      int32_t cycle[3] = {0, 0, 0};         // the patterns in turn
+      int64_t cycle_offset[3] = {0, 0, 0};  // their vectors' columns from the cycle's first
+      int64_t cycle_step = 0;               // columns from one cycle to the next
       if (patterns <= 3) {
         int32_t p = 0;
         for (int32_t k = 0; k < patterns; ++k) {
           cycle[k] = p;
+          cycle_offset[k] = cycle_step;
+          cycle_step += base_step[p];
           p = next_pattern[p];
         }
         // Each pattern once, back at the first after `patterns` steps.
@@ -570,19 +574,14 @@ void GatherPeriodicRows(const GatherAxis& axis, size_t rows, const float* src, p
       const auto cycles = [&](auto num_patterns, auto all_in_every_run, const float* src_row,
                               float* out) {
         constexpr int32_t kPatterns = decltype(num_patterns)::value;
-        int64_t offset[kPatterns];
-        int64_t cycle_step = 0;
-        for (int32_t k = 0; k < kPatterns; ++k) {
-          offset[k] = cycle_step;
-          cycle_step += base_step[cycle[k]];
-        }
         int32_t m = 0;
         const float* from = src_row + first_base;
         for (; m + kPatterns <= inside; m += kPatterns) {
 #pragma GCC unroll 3
           for (int32_t k = 0; k < kPatterns; ++k) {
             const int32_t p = cycle[k];
-            vector_from(from + offset[k], std::false_type(), 0, std::true_type(), all_in_every_run,
+            vector_from(from + cycle_offset[k], std::false_type(), 0, std::true_type(),
+                        all_in_every_run,
                         decltype(all_in_every_run)::value ? one_pattern_counts : counts_of(p),
                         row_index + p * table_taps, row_weights + p * table_taps,
                         out + static_cast<ptrdiff_t>(m + k) * lanes);

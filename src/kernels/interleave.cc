@@ -503,15 +503,15 @@ HWY_INLINE void SixteenPixelsToSixteenBitPlanes(const float* HWY_RESTRICT pixels
   }
 }
 
-// 16 elements of 16 bits from each of 16 planes (planes[p] + j) into 16 pixels of float32,
+// 16 elements of float16 from each of 16 planes (planes[p] + j) into 16 pixels of float32,
 // converted exactly as LoadAs converts: the planes' words transposed first (plane r and r + 8
-// make row r), then each pixel's 16 words widened. 48 shuffles (the upper halves' extracts
-// included) and 16 widenings for 16 pixels, where widening each plane's vector and transposing
-// float32 took about 90. Cases 40 and 45, whose source reads dominate, ran in 0.96-0.97. Float16
-// only now: bfloat16 widens with an unpack instead (BFloat16PlanesToEightPixels).
-template <DType kType>
-HWY_INLINE void SixteenBitPlanesToSixteenPixels(const uint16_t* const (&planes)[kPlaneGroup],
-                                                size_t j, float* HWY_RESTRICT pixels) {
+// make row r), then each pixel's 16 halves converted. 48 shuffles (the upper halves' extracts
+// included) and 16 conversions for 16 pixels, where converting each plane's vector and
+// transposing float32 took about 90. Cases 40 and 45, whose source reads dominate, ran in
+// 0.96-0.97 when both 16-bit types took this form; bfloat16 now widens with an unpack instead
+// (BFloat16PlanesToEightPixels).
+HWY_INLINE void Float16PlanesToSixteenPixels(const uint16_t* const (&planes)[kPlaneGroup], size_t j,
+                                             float* HWY_RESTRICT pixels) {
   static_assert(kPlaneGroup == 16, "");
   const hn::Full512<float> d;
   const auto load = [&](size_t p) {
@@ -523,13 +523,8 @@ HWY_INLINE void SixteenBitPlanesToSixteenPixels(const uint16_t* const (&planes)[
   }
   TransposeWords16x16(words);
   const auto widen = [&](__m256i pixel) {
-    const hn::Vec256<uint16_t> bits{pixel};
-    if constexpr (kType == DType::kBFloat16) {
-      // The 16 bits are the float's upper half.
-      return hn::BitCast(d, hn::ShiftLeft<16>(hn::PromoteTo(hn::Full512<uint32_t>(), bits)));
-    } else {
-      return hn::PromoteTo(d, hn::BitCast(hn::Full256<hwy::float16_t>(), bits));
-    }
+    return hn::PromoteTo(d,
+                         hn::BitCast(hn::Full256<hwy::float16_t>(), hn::Vec256<uint16_t>{pixel}));
   };
   for (size_t c = 0; c < 8; ++c) {
     hn::StoreU(widen(_mm512_castsi512_si256(words[c])), d, pixels + c * kPlaneGroup);
@@ -642,7 +637,7 @@ void PlanesToPixelsOf(const void* src, ptrdiff_t plane_stride, size_t planes, si
   } else if constexpr (kType == DType::kFloat16 && hn::MaxLanes(d) == kPlaneGroup) {
     for (; j + kPlaneGroup <= n; j += kPlaneGroup) {
       prefetch_planes();
-      SixteenBitPlanesToSixteenPixels<kType>(plane, j, dst + j * kPlaneGroup);
+      Float16PlanesToSixteenPixels(plane, j, dst + j * kPlaneGroup);
     }
   }
 #endif
