@@ -13,6 +13,7 @@
 #include "engine/axis_weights.h"
 #include "engine/dtype.h"
 #include "engine/gather_view.h"
+#include "hwy/aligned_allocator.h"
 #include "kernels/kernels.h"
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
@@ -214,6 +215,45 @@ void BM_CombineThenGatherRowsBF16(benchmark::State& state) {
   CombineThenGatherBench(state, DType::kBFloat16);
 }
 BENCHMARK(BM_CombineThenGatherRowsBF16)->Arg(64);
+
+// The planar W-first forward over one plane (the suite's cases 15, 19 and 20): the W pass of the
+// `in` source rows into float rows of the tile, then the H pass writes the 2 * in result rows
+// in `dtype` (cached stores), for bilinear 2x on both axes; Arg(1) 1 or 2 runs only the W or
+// only the H pass. Items: result elements.
+void WidthFirstForwardBench(benchmark::State& state, DType dtype) {
+  const int64_t in = state.range(0), out = 2 * in, passes = state.range(1);
+  const AxisRuns height = AsGather(Bilinear(in, out));
+  const WidthAxis width(Bilinear(in, out), true, true, /*as_gather=*/true);
+  const std::vector<float> src = RandomFloats(static_cast<size_t>(in * in));
+  // Aligned as the engine's scratch and tensors are: rows off a vector take other forms.
+  const auto tile = hwy::AllocateAligned<float>(static_cast<size_t>(in * out));
+  const auto dst = hwy::AllocateAligned<float>(static_cast<size_t>(out * out));
+  const kernels::RowRuns runs{height.first.data(), height.weight_offset.data(),
+                              height.weights.data()};
+  for (auto _ : state) {
+    if (passes != 2) {
+      kernels::GatherRows(width.view, static_cast<size_t>(in), src.data(), in, tile.get(), out);
+    }
+    if (passes != 1) {
+      kernels::CombineRowRunsTo(runs, 0, static_cast<size_t>(out), tile.get(), out, 0,
+                                static_cast<size_t>(out), dtype, dst.get(), out,
+                                kernels::ResultStores::kCached);
+    }
+    benchmark::DoNotOptimize(dst.get());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * out * out);
+}
+
+void BM_WidthFirstForwardF32(benchmark::State& state) {
+  WidthFirstForwardBench(state, DType::kFloat32);
+}
+BENCHMARK(BM_WidthFirstForwardF32)->Args({64, 0})->Args({64, 1})->Args({64, 2});
+
+void BM_WidthFirstForwardBF16(benchmark::State& state) {
+  WidthFirstForwardBench(state, DType::kBFloat16);
+}
+BENCHMARK(BM_WidthFirstForwardBF16)->Args({64, 0})->Args({64, 2});
 
 // The nearest copy of one row of channels-last pixels (a 2x upsample: each source pixel twice),
 // Arg(0) bytes per pixel, Arg(1) 1 to stream; 512 result pixels. Items: result bytes.

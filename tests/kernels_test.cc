@@ -279,6 +279,68 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToRunsEveryRowOfABand) {
   }
 }
 
+// Consecutive result rows whose runs have the same count (2 to 4) and start on the same source
+// row or the next one are combined together, each source row loaded once for both: the bits are
+// still those of each row alone (CombineRows and StoreFromFloat), for every dtype, cached and
+// streamed, over lengths around the 4-vector blocks. Only rows on whole vectors pair, so the
+// source rows are 64-byte aligned here, and once off a vector; the runs mix pairs of each count
+// and shift with rows that must go alone (another count, a shift of 2, one tap, the band's last).
+TEST_P(KernelsOnEveryTarget, CombineRowRunsToPairsRowsThatShareSourceRows) {
+  const std::vector<int32_t> first = {0, 0, 1, 2, 1, 1, 2, 3, 0, 2, 5, 1, 1, 0};
+  const std::vector<int32_t> counts = {2, 2, 3, 3, 4, 4, 4, 4, 2, 2, 1, 3, 2, 4};
+  std::vector<int32_t> offsets = {0};
+  for (const int32_t count : counts) offsets.push_back(offsets.back() + count);
+  const std::vector<float> weights = Random(static_cast<size_t>(offsets.back()), 91);
+  const kernels::RowRuns runs{first.data(), offsets.data(), weights.data()};
+  const size_t rows = first.size(), source_rows = 7;
+  const auto lanes = TargetLanes();
+  std::vector<int64_t> lengths = LengthsAroundVectors(lanes);
+  for (const int64_t delta : {-1, 0, 1}) lengths.push_back(12 * lanes + delta);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    for (const int64_t length : lengths) {
+      const auto n = static_cast<size_t>(length);
+      for (const bool on_vectors : {true, false}) {
+        // Whole lines per source row, or one float more.
+        const auto src_stride = static_cast<ptrdiff_t>((n + 15) / 16 * 16 + (on_vectors ? 16 : 17));
+        const std::vector<float> storage = Random(source_rows * src_stride + 16, 5 + n);
+        const float* const src =
+            storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) / 4 % 16) % 16;
+        // Result rows of whole lines where n allows, so that streamed float32 rows pair too.
+        const auto dst_stride = static_cast<ptrdiff_t>((n + 31) / 32 * 32);
+        const size_t total = rows * dst_stride * elem + 64;
+        std::vector<uint8_t> expected(total, 0xAB);
+        for (size_t i = 0; i < rows; ++i) {
+          std::vector<float> floats(n);
+          kernels::CombineRows(floats.data(), n, src + first[i] * src_stride, src_stride,
+                               weights.data() + offsets[i], static_cast<size_t>(counts[i]));
+          kernels::StoreFromFloat(dtype, floats.data(), n, expected.data() + i * dst_stride * elem,
+                                  1);
+        }
+        for (const auto stores :
+             {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+          SCOPED_TRACE(::testing::Message()
+                       << DTypeName(dtype) << " n " << n << (on_vectors ? "" : " off vectors")
+                       << (stores == kernels::ResultStores::kStreamed ? " streamed" : ""));
+          std::vector<uint8_t> storage_out(total + 64, 0xAB);
+          uint8_t* const actual =
+              storage_out.data() + (64 - reinterpret_cast<uintptr_t>(storage_out.data()) % 64) % 64;
+          kernels::CombineRowRunsTo(runs, 0, rows, src, src_stride, 0, n, dtype, actual, dst_stride,
+                                    stores);
+          kernels::FlushStreamedStores();
+          for (size_t i = 0; i < rows; ++i) {
+            ASSERT_EQ(std::memcmp(actual + i * dst_stride * elem,
+                                  expected.data() + i * dst_stride * elem, n * elem),
+                      0)
+                << "row " << i;
+          }
+          ASSERT_EQ(std::memcmp(actual, expected.data(), total), 0) << "wrote past a row";
+        }
+      }
+    }
+  }
+}
+
 // Standard normal values as rows in `dtype` (16-bit ones in `halves`) and the same values as
 // floats, exactly: the rows a kernel reads and the float rows its reference reads.
 struct RowsInDType {

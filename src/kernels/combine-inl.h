@@ -561,6 +561,56 @@ HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
   }
 }
 
+// Two result rows whose runs have kCount taps each, the second starting kShift rows after the
+// first, over column blocks of 4 * lanes from column 0, into two sinks; returns the columns done.
+// Every source row of the union is loaded once per block for both sums, and each sum sees its
+// run's operations in CombineColumns' order (so its remaining columns go there for the same
+// bits). The rows of a 2x upsample come in such pairs (shift 0: rows 2i + 1 and 2i + 2 read the
+// same two rows), and a row of 128 floats cost more in set-up and loads than in arithmetic.
+template <DType kType, int kCount, int kShift, class D, class Sink>
+HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1, size_t n,
+                                       const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
+                                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
+                                       const float* HWY_RESTRICT weights1) {
+  static_assert(kShift >= 0 && kCount >= 1 && kCount <= 4, "");
+  using Blocks = ColumnBlocks<kType, D, Sink>;
+  static_assert(!Blocks::kEvenOdd, "even and odd columns are stored zipped per sink");
+  const size_t lanes = hn::Lanes(d);
+  // Named weight vectors rather than arrays: arrays of vectors are not portable to SVE.
+  const auto u0 = hn::Set(d, weights0[0]), u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]),
+             u2 = hn::Set(d, weights0[kCount > 2 ? 2 : 0]),
+             u3 = hn::Set(d, weights0[kCount > 3 ? 3 : 0]);
+  const auto v0 = hn::Set(d, weights1[0]), v1 = hn::Set(d, weights1[kCount > 1 ? 1 : 0]),
+             v2 = hn::Set(d, weights1[kCount > 2 ? 2 : 0]),
+             v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
+  size_t j = 0;
+  for (; j + 4 * lanes <= n; j += 4 * lanes) {
+    auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    for (int r = 0; r < kShift + kCount; ++r) {  // unrolled: kCount and kShift are constants
+      hn::Vec<D> x0, x1, x2, x3;
+      Blocks::Load(d, src + j + r * src_stride, x0, x1, x2, x3);
+      if (r < kCount) {
+        const auto u = r == 0 ? u0 : r == 1 ? u1 : r == 2 ? u2 : u3;
+        a0 = r == 0 ? hn::Mul(u, x0) : hn::MulAdd(u, x0, a0);
+        a1 = r == 0 ? hn::Mul(u, x1) : hn::MulAdd(u, x1, a1);
+        a2 = r == 0 ? hn::Mul(u, x2) : hn::MulAdd(u, x2, a2);
+        a3 = r == 0 ? hn::Mul(u, x3) : hn::MulAdd(u, x3, a3);
+      }
+      if (r >= kShift) {
+        const int k = r - kShift;
+        const auto v = k == 0 ? v0 : k == 1 ? v1 : k == 2 ? v2 : v3;
+        b0 = k == 0 ? hn::Mul(v, x0) : hn::MulAdd(v, x0, b0);
+        b1 = k == 0 ? hn::Mul(v, x1) : hn::MulAdd(v, x1, b1);
+        b2 = k == 0 ? hn::Mul(v, x2) : hn::MulAdd(v, x2, b2);
+        b3 = k == 0 ? hn::Mul(v, x3) : hn::MulAdd(v, x3, b3);
+      }
+    }
+    Blocks::Store(d, sink0, j, a0, a1, a2, a3);
+    Blocks::Store(d, sink1, j, b0, b1, b2, b3);
+  }
+  return j;
+}
+
 // Whether every source row of a combine starts on a multiple of `bytes` (the bytes one vector
 // loads, a cache line's or half of it), so that no load straddles two lines.
 template <class Storage>

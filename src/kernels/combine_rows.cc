@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/combine_rows.cc"
@@ -168,6 +169,92 @@ void CombineBandStaged(const RowRuns& runs, size_t row_begin, size_t row_end,
   std::copy(staging + skip, staging + held, line + skip);
 }
 
+#if HWY_TARGET != HWY_SCALAR  // one lane: Combine's four accumulators keep more FMAs in flight
+// Result rows `first` and `second` into sink0 and sink1: their runs have the same count (2 to 4),
+// the second's starting `apart` (0 or src_stride) after the first's.
+template <class Sink>
+HWY_INLINE void CombineRowPairInto(const Sink& sink0, const Sink& sink1, const RowRun& first,
+                                   const RowRun& second, ptrdiff_t apart, ptrdiff_t src_stride,
+                                   size_t n) {
+  const hn::ScalableTag<float> d;
+  const auto pair = [&](auto count, auto shift) {
+    return CombineRowPairBlocks<DType::kFloat32, decltype(count)::value, decltype(shift)::value>(
+        d, sink0, sink1, n, first.rows, src_stride, first.weights, second.weights);
+  };
+  const auto with_shift = [&](auto count) {
+    return apart == 0 ? pair(count, std::integral_constant<int, 0>())
+                      : pair(count, std::integral_constant<int, 1>());
+  };
+  size_t j = 0;
+  switch (first.count) {
+    case 2:
+      j = with_shift(std::integral_constant<int, 2>());
+      break;
+    case 3:
+      j = with_shift(std::integral_constant<int, 3>());
+      break;
+    default:
+      j = with_shift(std::integral_constant<int, 4>());
+      break;
+  }
+  CombineColumns<DType::kFloat32>(d, sink0, j, n, first.rows, src_stride, first.weights,
+                                  first.count);
+  CombineColumns<DType::kFloat32>(d, sink1, j, n, second.rows, src_stride, second.weights,
+                                  second.count);
+}
+
+// Result rows `first` and `second` (runs of the same count, the second's starting 0 or 1 rows
+// after the first's) combined together where both take whole vectors into sinks of one kind
+// (CombineRowPairBlocks); false, with nothing written, where they do not. Float32 rows stream
+// only where every line of the row is whole (else CombineRowsImpl splits it); 16-bit rows are
+// stored as CombineRowTo stores them.
+template <DType kResult>
+HWY_INLINE bool CombineRowPair(const RowRun& first, const RowRun& second, ptrdiff_t src_stride,
+                               size_t n, typename DTypeTraits<kResult>::Storage* row0,
+                               typename DTypeTraits<kResult>::Storage* row1, ResultStores stores) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  if (first.count != second.count || first.count < 2 || first.count > 4 || n < 4 * lanes ||
+      src_stride <= 0) {
+    return false;
+  }
+  const ptrdiff_t apart = second.rows - first.rows;
+  if (apart != 0 && apart != src_stride) return false;
+#if !HWY_HAVE_SCALABLE
+  // Rows off a whole vector's load take half vectors in Combine on AVX-512.
+  if constexpr (hn::MaxLanes(d) > 8) {
+    if (!RowsStartOnMultiplesOf(lanes * sizeof(float), first.rows, src_stride,
+                                first.count + (apart != 0 ? 1 : 0))) {
+      return false;
+    }
+  }
+#endif
+  if constexpr (kResult == DType::kFloat32) {
+    if (stores == ResultStores::kCached) {
+      CombineRowPairInto(RowSink<1>{row0, 0}, RowSink<1>{row1, 0}, first, second, apart, src_stride,
+                         n);
+      return true;
+    }
+    const auto whole_lines = [&](const float* row) {
+      const LineSplit split = SplitAtLines(row, n, lanes);
+      return split.head == 0 && split.body == n;
+    };
+    if (!whole_lines(row0) || !whole_lines(row1)) return false;
+    CombineRowPairInto(StreamingSink{row0}, StreamingSink{row1}, first, second, apart, src_stride,
+                       n);
+  } else {
+    const auto stream = [&](const uint16_t* row) {
+      return stores == ResultStores::kStreamed &&
+             reinterpret_cast<uintptr_t>(row) % (lanes * sizeof(uint16_t)) == 0;
+    };
+    CombineRowPairInto(RoundingSink<kResult>{row0, stream(row0)},
+                       RoundingSink<kResult>{row1, stream(row1)}, first, second, apart, src_stride,
+                       n);
+  }
+  return true;
+}
+#endif
+
 template <DType kResult>
 void CombineRowRunsOf(const RowRuns& runs, size_t row_begin, size_t row_end,
                       const float* HWY_RESTRICT src, ptrdiff_t src_stride, size_t src_row0,
@@ -177,11 +264,20 @@ void CombineRowRunsOf(const RowRuns& runs, size_t row_begin, size_t row_end,
     CombineBandStaged<kResult>(runs, row_begin, row_end, src, src_stride, src_row0, n, dst);
     return;
   }
+  const auto row_at = [&](size_t i) {
+    return static_cast<Storage*>(dst) + static_cast<ptrdiff_t>(i - row_begin) * dst_stride;
+  };
   for (size_t i = row_begin; i < row_end; ++i) {
     const RowRun run = RunOf(runs, i, src, src_stride, src_row0);
-    Storage* const row =
-        static_cast<Storage*>(dst) + static_cast<ptrdiff_t>(i - row_begin) * dst_stride;
-    CombineRowTo<kResult>(row, n, run.rows, src_stride, run.weights, run.count, stores);
+#if HWY_TARGET != HWY_SCALAR
+    if (i + 1 < row_end &&
+        CombineRowPair<kResult>(run, RunOf(runs, i + 1, src, src_stride, src_row0), src_stride, n,
+                                row_at(i), row_at(i + 1), stores)) {
+      ++i;
+      continue;
+    }
+#endif
+    CombineRowTo<kResult>(row_at(i), n, run.rows, src_stride, run.weights, run.count, stores);
   }
 }
 
