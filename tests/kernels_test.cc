@@ -1976,6 +1976,26 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   for (int stride = 1; stride <= kernels::kMaxUniformStride; ++stride) {
     EXPECT_GT(vector_cases[stride], 0) << "stride " << stride << " never ran as vectors";
   }
+  // The H runs of a 2x gradient (4 taps, 2 rows apart) and a 1.5x one (3 taps, 1-2 apart) go in
+  // pairs (CombineGroupAs) into rows split by 4 phases (W by 4) and by 2, and natural rows.
+  for (const int w_factor : {4, 2, 1}) {
+    for (const int64_t h_out : {26, 20}) {
+      for (int64_t in_w : widths) {
+        const AxisSpec w_spec{in_w, in_w * w_factor, false, 0.0};
+        FusedCase c;
+        c.width = Transpose(BuildBilinearAxis(w_spec));
+        c.height = Transpose(BuildBilinearAxis(AxisSpec{13, h_out, false, 0.0}));
+        c.uniform = FindUniformInterior(c.width, MinUniformInteriorLength(lanes),
+                                        kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+        for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+          CheckCombineThenGatherMatchesTwoPasses(
+              c, dtype, static_cast<uint32_t>(in_w * 10 + w_factor + h_out),
+              "bilinear W x" + std::to_string(w_factor) + " H 13 -> " + std::to_string(h_out) +
+                  " in_w " + std::to_string(in_w));
+        }
+      }
+    }
+  }
   // Rational ratios: the periodic form behind the same entry point, over widths of whole
   // periods around 2, 4 and 8 vectors. The kernels find a tap's lane with a mask, so only
   // power-of-two lanes have the form.

@@ -189,6 +189,31 @@ HWY_INLINE void LoadBFloat16EvenOdd(D d, const uint16_t* HWY_RESTRICT at, V& eve
   odd = hn::BitCast(d, hn::And(pairs, hn::Set(du32, 0xFFFF0000u)));
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// The sums of columns [j, j + 4 * lanes) as even and odd columns of the block's two halves (as
+// LoadBFloat16EvenOdd reads them) into a sink split by kPhases (2 or 4) column phases.
+template <int kPhases, class D, class V = hn::Vec<D>>
+HWY_INLINE void StoreEvenOddPhases(D d, const RowSink<kPhases>& sink, size_t j, V even0, V odd0,
+                                   V even1, V odd1) {
+  const size_t lanes = hn::Lanes(d);
+  const size_t length = sink.phase_length;
+  if constexpr (kPhases == 2) {
+    float* const phase0 = sink.dst + j / 2;
+    hn::StoreU(even0, d, phase0);
+    hn::StoreU(even1, d, phase0 + lanes);
+    hn::StoreU(odd0, d, phase0 + length);
+    hn::StoreU(odd1, d, phase0 + length + lanes);
+  } else {
+    // The even columns are phases 0 and 2 alternately, the odd ones 1 and 3.
+    float* const phase0 = sink.dst + j / 4;
+    hn::StoreU(hn::ConcatEven(d, even1, even0), d, phase0);
+    hn::StoreU(hn::ConcatEven(d, odd1, odd0), d, phase0 + length);
+    hn::StoreU(hn::ConcatOdd(d, even1, even0), d, phase0 + 2 * length);
+    hn::StoreU(hn::ConcatOdd(d, odd1, odd0), d, phase0 + 3 * length);
+  }
+}
+#endif
+
 // Combine's body for bfloat16 rows split by column phase (kPhases 2 or 4), 4 * lanes columns at
 // a time; returns the columns done. A load's even and odd columns (LoadBFloat16EvenOdd) are the
 // split by phase 2 already, where converting each half of the load and de-interleaving the sums
@@ -223,27 +248,64 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
       acc_even1 = hn::MulAdd(w, even1, acc_even1);
       acc_odd1 = hn::MulAdd(w, odd1, acc_odd1);
     }
-    const size_t length = sink.phase_length;
-    if constexpr (kPhases == 2) {
-      float* const phase0 = sink.dst + j / 2;
-      hn::StoreU(acc_even0, d, phase0);
-      hn::StoreU(acc_even1, d, phase0 + lanes);
-      hn::StoreU(acc_odd0, d, phase0 + length);
-      hn::StoreU(acc_odd1, d, phase0 + length + lanes);
-    } else {
-      // The even columns are phases 0 and 2 alternately, the odd ones 1 and 3.
-      float* const phase0 = sink.dst + j / 4;
-      hn::StoreU(hn::ConcatEven(d, acc_even1, acc_even0), d, phase0);
-      hn::StoreU(hn::ConcatEven(d, acc_odd1, acc_odd0), d, phase0 + length);
-      hn::StoreU(hn::ConcatOdd(d, acc_even1, acc_even0), d, phase0 + 2 * length);
-      hn::StoreU(hn::ConcatOdd(d, acc_odd1, acc_odd0), d, phase0 + 3 * length);
-    }
+    StoreEvenOddPhases(d, sink, j, acc_even0, acc_odd0, acc_even1, acc_odd1);
   }
 #else
   (void)sink, (void)n, (void)src, (void)src_stride, (void)weights, (void)count, (void)prefetch;
 #endif
   return j;
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// Two result rows of bfloat16 source rows split by column phase, as CombineBFloat16Phases combines
+// each: their runs have kCount taps each, the second starting kShift rows after the first, and
+// every source row of the union is loaded and split into even and odd columns once per block for
+// both sums. Returns the columns done; each sum sees its run's operations in Combine's order.
+template <int kPhases, int kCount, int kShift>
+HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
+                                            const RowSink<kPhases>& sink1, size_t n,
+                                            const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
+                                            const float* HWY_RESTRICT weights0,
+                                            const float* HWY_RESTRICT weights1) {
+  static_assert(kShift >= 0 && kCount >= 1 && kCount <= 4, "");
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto u0 = hn::Set(d, weights0[0]), u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]),
+             u2 = hn::Set(d, weights0[kCount > 2 ? 2 : 0]),
+             u3 = hn::Set(d, weights0[kCount > 3 ? 3 : 0]);
+  const auto v0 = hn::Set(d, weights1[0]), v1 = hn::Set(d, weights1[kCount > 1 ? 1 : 0]),
+             v2 = hn::Set(d, weights1[kCount > 2 ? 2 : 0]),
+             v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
+  size_t j = 0;
+  for (; j + 4 * lanes <= n; j += 4 * lanes) {
+    auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+    for (int r = 0; r < kShift + kCount; ++r) {  // unrolled: kCount and kShift are constants
+      hn::Vec<decltype(d)> even0, odd0, even1, odd1;
+      const uint16_t* const row = src + j + r * src_stride;
+      LoadBFloat16EvenOdd(d, row, even0, odd0);
+      LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
+      if (r < kCount) {
+        const auto u = r == 0 ? u0 : r == 1 ? u1 : r == 2 ? u2 : u3;
+        a0 = r == 0 ? hn::Mul(u, even0) : hn::MulAdd(u, even0, a0);
+        a1 = r == 0 ? hn::Mul(u, odd0) : hn::MulAdd(u, odd0, a1);
+        a2 = r == 0 ? hn::Mul(u, even1) : hn::MulAdd(u, even1, a2);
+        a3 = r == 0 ? hn::Mul(u, odd1) : hn::MulAdd(u, odd1, a3);
+      }
+      if (r >= kShift) {
+        const int k = r - kShift;
+        const auto v = k == 0 ? v0 : k == 1 ? v1 : k == 2 ? v2 : v3;
+        b0 = k == 0 ? hn::Mul(v, even0) : hn::MulAdd(v, even0, b0);
+        b1 = k == 0 ? hn::Mul(v, odd0) : hn::MulAdd(v, odd0, b1);
+        b2 = k == 0 ? hn::Mul(v, even1) : hn::MulAdd(v, even1, b2);
+        b3 = k == 0 ? hn::Mul(v, odd1) : hn::MulAdd(v, odd1, b3);
+      }
+    }
+    StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
+    StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
+  }
+  return j;
+}
+#endif
 
 // Sinks that take columns in natural order (not split by phase), which bfloat16 rows may reach
 // through even and odd sums (kBFloat16EvenOdd).
@@ -574,7 +636,6 @@ HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1
                                        const float* HWY_RESTRICT weights1) {
   static_assert(kShift >= 0 && kCount >= 1 && kCount <= 4, "");
   using Blocks = ColumnBlocks<kType, D, Sink>;
-  static_assert(!Blocks::kEvenOdd, "even and odd columns are stored zipped per sink");
   const size_t lanes = hn::Lanes(d);
   // Named weight vectors rather than arrays: arrays of vectors are not portable to SVE.
   const auto u0 = hn::Set(d, weights0[0]), u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]),

@@ -1509,19 +1509,100 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 // 128 columns the call is a fair share of a row's work (on the Zen 4 VM, AVX-512, the float32 2x
 // gradients of 64 x 64 planes, cases 1 and 28, ran 1.04-1.05x faster, in cache 1.03-1.06x;
 // bfloat16 and AVX2 0.99-1.02).
+#if HWY_TARGET != HWY_SCALAR
+// Two H-pass rows into phase-split sinks at once (CombineGroupAs): runs of `count` taps (2 to 4),
+// the second's starting `shift` rows (0 to 2) after the first's at `rows`. Bfloat16 rows split by
+// phase are read as even and odd columns (CombineBFloat16PhasesPair), others in whole vectors
+// (CombineRowPairBlocks); the columns past the last whole block go row by row. The same bits as a
+// Combine per row. False, with nothing written, where the rows do not take whole vectors.
+template <DType kType, int kPhases>
+HWY_INLINE bool CombinePhasesPair(const RowSink<kPhases>& sink0, const RowSink<kPhases>& sink1,
+                                  size_t n, const typename DTypeTraits<kType>::Storage* rows,
+                                  ptrdiff_t src_stride, const float* weights0,
+                                  const float* weights1, size_t count, size_t shift) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  if (count < 2 || count > 4 || shift > 2 || n < 4 * lanes || src_stride <= 0) return false;
+#if HWY_ARCH_X86
+  // The two sums' eight vectors, a row's four and up to eight weights want AVX-512's 32
+  // registers: with 16 (AVX2) the 2x bfloat16 gradients ran 1.03-1.05x slower in cache paired.
+  if constexpr (HWY_TARGET > HWY_AVX3) return false;
+#endif
+#if !HWY_HAVE_SCALABLE
+  // Combine takes half vectors on AVX-512 for rows off a whole vector's load (bfloat16 even and
+  // odd loads excepted).
+  if constexpr (kType != DType::kBFloat16 && hn::MaxLanes(d) > 8) {
+    using Storage = typename DTypeTraits<kType>::Storage;
+    if (!RowsStartOnMultiplesOf(lanes * sizeof(Storage), rows, src_stride, count + shift)) {
+      return false;
+    }
+  }
+#endif
+  const auto blocks = [&](auto taps, auto offset) -> size_t {
+    constexpr int kCount = decltype(taps)::value, kShift = decltype(offset)::value;
+    if constexpr (kType == DType::kBFloat16 && kPhases != 1) {
+      return CombineBFloat16PhasesPair<kPhases, kCount, kShift>(sink0, sink1, n, rows, src_stride,
+                                                                weights0, weights1);
+    } else {
+      return CombineRowPairBlocks<kType, kCount, kShift>(d, sink0, sink1, n, rows, src_stride,
+                                                         weights0, weights1);
+    }
+  };
+  const auto with_shift = [&](auto taps) -> size_t {
+    if (shift == 0) return blocks(taps, std::integral_constant<int, 0>());
+    if (shift == 1) return blocks(taps, std::integral_constant<int, 1>());
+    return blocks(taps, std::integral_constant<int, 2>());
+  };
+  size_t j = 0;
+  switch (count) {
+    case 2:
+      j = with_shift(std::integral_constant<int, 2>());
+      break;
+    case 3:
+      j = with_shift(std::integral_constant<int, 3>());
+      break;
+    default:
+      j = with_shift(std::integral_constant<int, 4>());
+      break;
+  }
+  CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
+  CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,
+                        src_stride, weights1, count);
+  return true;
+}
+#endif
+
+// Consecutive rows whose runs have the same count and start at most two rows apart (the 2x
+// gradients' rows: 4 taps, 2 apart) go as pairs (CombinePhasesPair), each source row loaded once
+// for both.
 template <DType kType, int kPhases>
 void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* src,
                     ptrdiff_t src_stride, int64_t src_row0, size_t n, size_t phase_length,
                     float* HWY_RESTRICT scratch, size_t row_floats, SourcePrefetcher& prefetcher) {
   using Storage = typename DTypeTraits<kType>::Storage;
   const Storage* const rows0 = static_cast<const Storage*>(src);
+  const auto count_of = [&](size_t i) { return runs.weight_offset[i + 1] - runs.weight_offset[i]; };
   for (size_t r = 0; r < rows; ++r) {
     const size_t i = begin + r;
-    const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+    const int32_t count = count_of(i);
     LinePrefetchQueue* const prefetch = count > 0 ? prefetcher.Ahead(i) : nullptr;
     const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
-    Combine<kType>(RowSink<kPhases>{scratch + r * row_floats, phase_length}, n,
-                   rows0 + row * src_stride, src_stride, runs.weights + runs.weight_offset[i],
+    const RowSink<kPhases> sink{scratch + r * row_floats, phase_length};
+    const float* const weights = runs.weights + runs.weight_offset[i];
+#if HWY_TARGET != HWY_SCALAR
+    if (prefetch == nullptr && r + 1 < rows && count > 0 && count_of(i + 1) == count &&
+        runs.first[i + 1] >= runs.first[i] &&
+        CombinePhasesPair<kType, kPhases>(
+            sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
+            rows0 + row * src_stride, src_stride, weights, runs.weights + runs.weight_offset[i + 1],
+            static_cast<size_t>(count), static_cast<size_t>(runs.first[i + 1] - runs.first[i]))) {
+      LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
+      if (next != nullptr) next->IssueAll();
+      ++r;
+      continue;
+    }
+#endif
+    Combine<kType>(sink, n, rows0 + row * src_stride, src_stride, weights,
                    static_cast<size_t>(count), prefetch);
   }
 }
