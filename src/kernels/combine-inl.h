@@ -256,57 +256,6 @@ HWY_INLINE size_t CombineBFloat16Phases(const RowSink<kPhases>& sink, size_t n,
   return j;
 }
 
-#if HWY_TARGET != HWY_SCALAR
-// Two result rows of bfloat16 source rows split by column phase, as CombineBFloat16Phases combines
-// each: their runs have kCount taps each, the second starting kShift rows after the first, and
-// every source row of the union is loaded and split into even and odd columns once per block for
-// both sums. Returns the columns done; each sum sees its run's operations in Combine's order.
-template <int kPhases, int kCount, int kShift>
-HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
-                                            const RowSink<kPhases>& sink1, size_t n,
-                                            const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
-                                            const float* HWY_RESTRICT weights0,
-                                            const float* HWY_RESTRICT weights1) {
-  static_assert(kShift >= 0 && kCount >= 1 && kCount <= 4, "");
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  const auto u0 = hn::Set(d, weights0[0]), u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]),
-             u2 = hn::Set(d, weights0[kCount > 2 ? 2 : 0]),
-             u3 = hn::Set(d, weights0[kCount > 3 ? 3 : 0]);
-  const auto v0 = hn::Set(d, weights1[0]), v1 = hn::Set(d, weights1[kCount > 1 ? 1 : 0]),
-             v2 = hn::Set(d, weights1[kCount > 2 ? 2 : 0]),
-             v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
-  size_t j = 0;
-  for (; j + 4 * lanes <= n; j += 4 * lanes) {
-    auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
-    for (int r = 0; r < kShift + kCount; ++r) {  // unrolled: kCount and kShift are constants
-      hn::Vec<decltype(d)> even0, odd0, even1, odd1;
-      const uint16_t* const row = src + j + r * src_stride;
-      LoadBFloat16EvenOdd(d, row, even0, odd0);
-      LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
-      if (r < kCount) {
-        const auto u = r == 0 ? u0 : r == 1 ? u1 : r == 2 ? u2 : u3;
-        a0 = r == 0 ? hn::Mul(u, even0) : hn::MulAdd(u, even0, a0);
-        a1 = r == 0 ? hn::Mul(u, odd0) : hn::MulAdd(u, odd0, a1);
-        a2 = r == 0 ? hn::Mul(u, even1) : hn::MulAdd(u, even1, a2);
-        a3 = r == 0 ? hn::Mul(u, odd1) : hn::MulAdd(u, odd1, a3);
-      }
-      if (r >= kShift) {
-        const int k = r - kShift;
-        const auto v = k == 0 ? v0 : k == 1 ? v1 : k == 2 ? v2 : v3;
-        b0 = k == 0 ? hn::Mul(v, even0) : hn::MulAdd(v, even0, b0);
-        b1 = k == 0 ? hn::Mul(v, odd0) : hn::MulAdd(v, odd0, b1);
-        b2 = k == 0 ? hn::Mul(v, even1) : hn::MulAdd(v, even1, b2);
-        b3 = k == 0 ? hn::Mul(v, odd1) : hn::MulAdd(v, odd1, b3);
-      }
-    }
-    StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
-    StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
-  }
-  return j;
-}
-#endif
-
 // Sinks that take columns in natural order (not split by phase), which bfloat16 rows may reach
 // through even and odd sums (kBFloat16EvenOdd).
 template <class Sink>
@@ -623,33 +572,44 @@ HWY_INLINE void CombineColumns(D d, const Sink& sink, size_t j, size_t n,
   }
 }
 
+// The weights of a pair of kCount-tap runs broadcast into named vectors (arrays of vectors are
+// not portable to SVE); those past kCount repeat the first and go unused.
+template <int kCount, class D, class V = hn::Vec<D>>
+HWY_INLINE void BroadcastPairWeights(D d, const float* HWY_RESTRICT weights0,
+                                     const float* HWY_RESTRICT weights1, V& u0, V& u1, V& u2, V& u3,
+                                     V& v0, V& v1, V& v2, V& v3) {
+  u0 = hn::Set(d, weights0[0]);
+  u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]);
+  u2 = hn::Set(d, weights0[kCount > 2 ? 2 : 0]);
+  u3 = hn::Set(d, weights0[kCount > 3 ? 3 : 0]);
+  v0 = hn::Set(d, weights1[0]);
+  v1 = hn::Set(d, weights1[kCount > 1 ? 1 : 0]);
+  v2 = hn::Set(d, weights1[kCount > 2 ? 2 : 0]);
+  v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
+}
+
 // Two result rows whose runs have kCount taps each, the second starting kShift rows after the
-// first, over column blocks of 4 * lanes from column 0, into two sinks; returns the columns done.
-// Every source row of the union is loaded once per block for both sums, and each sum sees its
-// run's operations in CombineColumns' order (so its remaining columns go there for the same
-// bits). The rows of a 2x upsample come in such pairs (shift 0: rows 2i + 1 and 2i + 2 read the
-// same two rows), and a row of 128 floats cost more in set-up and loads than in arithmetic.
-template <DType kType, int kCount, int kShift, class D, class Sink>
-HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1, size_t n,
-                                       const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
-                                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
-                                       const float* HWY_RESTRICT weights1) {
+// first, over column blocks of 4 * lanes from column 0; returns the columns done. Every source row
+// of the union is loaded once per block for both sums (load_row(j, r, x0, x1, x2, x3): row r's
+// four vectors of the block at column j), and each sum sees its run's operations in Combine's
+// order, so its remaining columns go through CombineColumns for the same bits; store(j, a0..a3,
+// b0..b3) takes the two rows' sums. The rows of a 2x upsample come in such pairs (shift 0: rows
+// 2i + 1 and 2i + 2 read the same two rows), of its gradient too (shift 2), and a row of 128
+// floats cost more in set-up and loads than in arithmetic.
+template <int kCount, int kShift, class D, class LoadRow, class StoreSums>
+HWY_INLINE size_t CombinePairBlocksWith(D d, size_t n, const float* HWY_RESTRICT weights0,
+                                        const float* HWY_RESTRICT weights1, const LoadRow& load_row,
+                                        const StoreSums& store) {
   static_assert(kShift >= 0 && kCount >= 1 && kCount <= 4, "");
-  using Blocks = ColumnBlocks<kType, D, Sink>;
   const size_t lanes = hn::Lanes(d);
-  // Named weight vectors rather than arrays: arrays of vectors are not portable to SVE.
-  const auto u0 = hn::Set(d, weights0[0]), u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]),
-             u2 = hn::Set(d, weights0[kCount > 2 ? 2 : 0]),
-             u3 = hn::Set(d, weights0[kCount > 3 ? 3 : 0]);
-  const auto v0 = hn::Set(d, weights1[0]), v1 = hn::Set(d, weights1[kCount > 1 ? 1 : 0]),
-             v2 = hn::Set(d, weights1[kCount > 2 ? 2 : 0]),
-             v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
+  hn::Vec<D> u0, u1, u2, u3, v0, v1, v2, v3;
+  BroadcastPairWeights<kCount>(d, weights0, weights1, u0, u1, u2, u3, v0, v1, v2, v3);
   size_t j = 0;
   for (; j + 4 * lanes <= n; j += 4 * lanes) {
     auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     for (int r = 0; r < kShift + kCount; ++r) {  // unrolled: kCount and kShift are constants
       hn::Vec<D> x0, x1, x2, x3;
-      Blocks::Load(d, src + j + r * src_stride, x0, x1, x2, x3);
+      load_row(j, r, x0, x1, x2, x3);
       if (r < kCount) {
         const auto u = r == 0 ? u0 : r == 1 ? u1 : r == 2 ? u2 : u3;
         a0 = r == 0 ? hn::Mul(u, x0) : hn::MulAdd(u, x0, a0);
@@ -666,10 +626,69 @@ HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1
         b3 = k == 0 ? hn::Mul(v, x3) : hn::MulAdd(v, x3, b3);
       }
     }
-    Blocks::Store(d, sink0, j, a0, a1, a2, a3);
-    Blocks::Store(d, sink1, j, b0, b1, b2, b3);
+    store(j, a0, a1, a2, a3, b0, b1, b2, b3);
   }
   return j;
+}
+
+// The pair of rows above into two sinks, loaded and stored as Combine's blocks of four vectors
+// (ColumnBlocks).
+template <DType kType, int kCount, int kShift, class D, class Sink>
+HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1, size_t n,
+                                       const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
+                                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
+                                       const float* HWY_RESTRICT weights1) {
+  using Blocks = ColumnBlocks<kType, D, Sink>;
+  using V = hn::Vec<D>;
+  return CombinePairBlocksWith<kCount, kShift>(
+      d, n, weights0, weights1,
+      [&](size_t j, int r, V& x0, V& x1, V& x2, V& x3) {
+        Blocks::Load(d, src + j + r * src_stride, x0, x1, x2, x3);
+      },
+      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) {
+        Blocks::Store(d, sink0, j, a0, a1, a2, a3);
+        Blocks::Store(d, sink1, j, b0, b1, b2, b3);
+      });
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// The pair of rows above from bfloat16 source rows into sinks split by column phase, each load
+// read as its even and odd columns as CombineBFloat16Phases reads it.
+template <int kPhases, int kCount, int kShift>
+HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
+                                            const RowSink<kPhases>& sink1, size_t n,
+                                            const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
+                                            const float* HWY_RESTRICT weights0,
+                                            const float* HWY_RESTRICT weights1) {
+  const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
+  const size_t lanes = hn::Lanes(d);
+  return CombinePairBlocksWith<kCount, kShift>(
+      d, n, weights0, weights1,
+      [&](size_t j, int r, V& even0, V& odd0, V& even1, V& odd1) {
+        const uint16_t* const row = src + j + r * src_stride;
+        LoadBFloat16EvenOdd(d, row, even0, odd0);
+        LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
+      },
+      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) {
+        StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
+        StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
+      });
+}
+#endif
+
+// Calls fn(count, shift) with both as integral constants, for a pair of runs of `count` taps (2
+// to 4) whose second starts `shift` rows (0 to 2) after the first; returns what fn returns.
+template <class Fn>
+HWY_INLINE size_t ForRowPairShape(size_t count, size_t shift, const Fn& fn) {
+  const auto with_shift = [&](auto taps) -> size_t {
+    if (shift == 0) return fn(taps, std::integral_constant<int, 0>());
+    if (shift == 1) return fn(taps, std::integral_constant<int, 1>());
+    return fn(taps, std::integral_constant<int, 2>());
+  };
+  if (count == 2) return with_shift(std::integral_constant<int, 2>());
+  if (count == 3) return with_shift(std::integral_constant<int, 3>());
+  return with_shift(std::integral_constant<int, 4>());
 }
 
 // Whether every source row of a combine starts on a multiple of `bytes` (the bytes one vector
@@ -762,14 +781,10 @@ HWY_INLINE void CombinePairFixed(float* HWY_RESTRICT dst0, float* HWY_RESTRICT d
                                  const float* HWY_RESTRICT weights1, size_t* done) {
   static_assert(kShift > 0 && kShift < kCount && kCount <= 4, "");
   const hn::ScalableTag<float> d;
+  using D = decltype(d);
   const size_t lanes = hn::Lanes(d);
-  // Named weight vectors rather than arrays: arrays of vectors are not portable to SVE.
-  const auto u0 = hn::Set(d, weights0[0]), u1 = hn::Set(d, weights0[kCount > 1 ? 1 : 0]),
-             u2 = hn::Set(d, weights0[kCount > 2 ? 2 : 0]),
-             u3 = hn::Set(d, weights0[kCount > 3 ? 3 : 0]);
-  const auto v0 = hn::Set(d, weights1[0]), v1 = hn::Set(d, weights1[kCount > 1 ? 1 : 0]),
-             v2 = hn::Set(d, weights1[kCount > 2 ? 2 : 0]),
-             v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
+  hn::Vec<D> u0, u1, u2, u3, v0, v1, v2, v3;
+  BroadcastPairWeights<kCount>(d, weights0, weights1, u0, u1, u2, u3, v0, v1, v2, v3);
   size_t j = 0;
   for (; j + lanes <= n; j += lanes) {
     auto a = hn::Zero(d), b = hn::Zero(d);

@@ -177,26 +177,12 @@ HWY_INLINE void CombineRowPairInto(const Sink& sink0, const Sink& sink1, const R
                                    const RowRun& second, ptrdiff_t apart, ptrdiff_t src_stride,
                                    size_t n) {
   const hn::ScalableTag<float> d;
-  const auto pair = [&](auto count, auto shift) {
-    return CombineRowPairBlocks<DType::kFloat32, decltype(count)::value, decltype(shift)::value>(
-        d, sink0, sink1, n, first.rows, src_stride, first.weights, second.weights);
-  };
-  const auto with_shift = [&](auto count) {
-    return apart == 0 ? pair(count, std::integral_constant<int, 0>())
-                      : pair(count, std::integral_constant<int, 1>());
-  };
-  size_t j = 0;
-  switch (first.count) {
-    case 2:
-      j = with_shift(std::integral_constant<int, 2>());
-      break;
-    case 3:
-      j = with_shift(std::integral_constant<int, 3>());
-      break;
-    default:
-      j = with_shift(std::integral_constant<int, 4>());
-      break;
-  }
+  const size_t j =
+      ForRowPairShape(first.count, apart == 0 ? 0 : 1, [&](auto count, auto shift) -> size_t {
+        return CombineRowPairBlocks<DType::kFloat32, decltype(count)::value,
+                                    decltype(shift)::value>(
+            d, sink0, sink1, n, first.rows, src_stride, first.weights, second.weights);
+      });
   CombineColumns<DType::kFloat32>(d, sink0, j, n, first.rows, src_stride, first.weights,
                                   first.count);
   CombineColumns<DType::kFloat32>(d, sink1, j, n, second.rows, src_stride, second.weights,
@@ -270,11 +256,20 @@ void CombineRowRunsOf(const RowRuns& runs, size_t row_begin, size_t row_end,
   for (size_t i = row_begin; i < row_end; ++i) {
     const RowRun run = RunOf(runs, i, src, src_stride, src_row0);
 #if HWY_TARGET != HWY_SCALAR
-    if (i + 1 < row_end &&
-        CombineRowPair<kResult>(run, RunOf(runs, i + 1, src, src_stride, src_row0), src_stride, n,
-                                row_at(i), row_at(i + 1), stores)) {
-      ++i;
-      continue;
+    if (i + 1 < row_end) {
+      const RowRun next = RunOf(runs, i + 1, src, src_stride, src_row0);
+      // Where the next two rows read the same rows (a 2x upsample's 2i + 1 and 2i + 2), this
+      // row goes alone so that they pair, rather than this one with the next a row apart.
+      const bool next_pairs_closer = [&] {
+        if (next.rows == run.rows || i + 2 >= row_end) return false;
+        const RowRun after = RunOf(runs, i + 2, src, src_stride, src_row0);
+        return after.rows == next.rows && after.count == next.count;
+      }();
+      if (!next_pairs_closer &&
+          CombineRowPair<kResult>(run, next, src_stride, n, row_at(i), row_at(i + 1), stores)) {
+        ++i;
+        continue;
+      }
     }
 #endif
     CombineRowTo<kResult>(row_at(i), n, run.rows, src_stride, run.weights, run.count, stores);

@@ -1538,7 +1538,7 @@ HWY_INLINE bool CombinePhasesPair(const RowSink<kPhases>& sink0, const RowSink<k
     }
   }
 #endif
-  const auto blocks = [&](auto taps, auto offset) -> size_t {
+  const size_t j = ForRowPairShape(count, shift, [&](auto taps, auto offset) -> size_t {
     constexpr int kCount = decltype(taps)::value, kShift = decltype(offset)::value;
     if constexpr (kType == DType::kBFloat16 && kPhases != 1) {
       return CombineBFloat16PhasesPair<kPhases, kCount, kShift>(sink0, sink1, n, rows, src_stride,
@@ -1547,24 +1547,7 @@ HWY_INLINE bool CombinePhasesPair(const RowSink<kPhases>& sink0, const RowSink<k
       return CombineRowPairBlocks<kType, kCount, kShift>(d, sink0, sink1, n, rows, src_stride,
                                                          weights0, weights1);
     }
-  };
-  const auto with_shift = [&](auto taps) -> size_t {
-    if (shift == 0) return blocks(taps, std::integral_constant<int, 0>());
-    if (shift == 1) return blocks(taps, std::integral_constant<int, 1>());
-    return blocks(taps, std::integral_constant<int, 2>());
-  };
-  size_t j = 0;
-  switch (count) {
-    case 2:
-      j = with_shift(std::integral_constant<int, 2>());
-      break;
-    case 3:
-      j = with_shift(std::integral_constant<int, 3>());
-      break;
-    default:
-      j = with_shift(std::integral_constant<int, 4>());
-      break;
-  }
+  });
   CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
   CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,
                         src_stride, weights1, count);
