@@ -1503,12 +1503,6 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
   }
 }
 
-// The H pass of a row group of CombineThenGatherRows: result rows [begin, begin + rows) into
-// `scratch` (rows row_floats apart, split by kPhases column phases of phase_length each). The
-// loop over the rows is inside the kernel, where an indirect call per row had been: on rows of
-// 128 columns the call is a fair share of a row's work (on the Zen 4 VM, AVX-512, the float32 2x
-// gradients of 64 x 64 planes, cases 1 and 28, ran 1.04-1.05x faster, in cache 1.03-1.06x;
-// bfloat16 and AVX2 0.99-1.02).
 #if HWY_TARGET != HWY_SCALAR
 // Two H-pass rows into phase-split sinks at once (CombineGroupAs): runs of `count` taps (2 to 4),
 // the second's starting `shift` rows (0 to 2) after the first's at `rows`. Bfloat16 rows split by
@@ -1555,6 +1549,12 @@ HWY_INLINE bool CombinePhasesPair(const RowSink<kPhases>& sink0, const RowSink<k
 }
 #endif
 
+// The H pass of a row group of CombineThenGatherRows: result rows [begin, begin + rows) into
+// `scratch` (rows row_floats apart, split by kPhases column phases of phase_length each). The
+// loop over the rows is inside the kernel, where an indirect call per row had been: on rows of
+// 128 columns the call is a fair share of a row's work (on the Zen 4 VM, AVX-512, the float32 2x
+// gradients of 64 x 64 planes, cases 1 and 28, ran 1.04-1.05x faster, in cache 1.03-1.06x;
+// bfloat16 and AVX2 0.99-1.02).
 // Consecutive rows whose runs have the same count and start at most two rows apart (the 2x
 // gradients' rows: 4 taps, 2 apart) go as pairs (CombinePhasesPair), each source row loaded once
 // for both.
