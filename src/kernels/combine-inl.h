@@ -654,7 +654,7 @@ HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1
 #if HWY_TARGET != HWY_SCALAR
 // The pair of rows above from bfloat16 source rows into sinks split by column phase, each load
 // read as its even and odd columns as CombineBFloat16Phases reads it.
-template <int kPhases, int kCount, int kShift>
+template <int kCount, int kShift, int kPhases>
 HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
                                             const RowSink<kPhases>& sink1, size_t n,
                                             const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
@@ -701,6 +701,50 @@ HWY_INLINE bool RowsStartOnMultiplesOf(size_t bytes, const Storage* src, ptrdiff
       count < 2 || static_cast<size_t>(src_stride) * sizeof(Storage) % bytes == 0;
   return first_on && stride_of;
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// Two result rows whose runs have `count` taps (2 to 4), the second's starting `shift` rows (0 to
+// 2) after the first's at `rows`, combined together into sink0 and sink1 where Combine would take
+// whole vectors for both: bfloat16 rows into phase-split sinks read as even and odd columns
+// (CombineBFloat16PhasesPair), others as Combine's blocks (CombineRowPairBlocks); the columns past
+// the last whole block go row by row. The same bits as a Combine per row. False, with nothing
+// written, where the rows take another form.
+template <DType kType, class Sink>
+HWY_INLINE bool TryCombineRowPair(const Sink& sink0, const Sink& sink1, size_t n,
+                                  const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
+                                  ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
+                                  const float* HWY_RESTRICT weights1, size_t count, size_t shift) {
+  using Storage = typename DTypeTraits<kType>::Storage;
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  if (count < 2 || count > 4 || shift > 2 || n < 4 * lanes || src_stride <= 0) return false;
+  constexpr bool kPhasedBFloat16 = kType == DType::kBFloat16 && (std::is_same_v<Sink, RowSink<2>> ||
+                                                                 std::is_same_v<Sink, RowSink<4>>);
+#if !HWY_HAVE_SCALABLE
+  // Rows off a whole vector's load take half vectors in Combine on AVX-512 (bfloat16 rows split by
+  // phase excepted).
+  if constexpr (!kPhasedBFloat16 && hn::MaxLanes(d) > 8) {
+    if (!RowsStartOnMultiplesOf(lanes * sizeof(Storage), rows, src_stride, count + shift)) {
+      return false;
+    }
+  }
+#endif
+  const size_t j = ForRowPairShape(count, shift, [&](auto taps, auto offset) -> size_t {
+    constexpr int kCount = decltype(taps)::value, kShift = decltype(offset)::value;
+    if constexpr (kPhasedBFloat16) {
+      return CombineBFloat16PhasesPair<kCount, kShift>(sink0, sink1, n, rows, src_stride, weights0,
+                                                       weights1);
+    } else {
+      return CombineRowPairBlocks<kType, kCount, kShift>(d, sink0, sink1, n, rows, src_stride,
+                                                         weights0, weights1);
+    }
+  });
+  CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
+  CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,
+                        src_stride, weights1, count);
+  return true;
+}
+#endif
 
 // sink gets column j = sum_{k < count} weights[k] * src[k * src_stride + j] for j < n, summed in
 // k order; count == 0 gives zeros. Source rows of any dtype are converted in registers

@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/combine_rows.cc"
@@ -67,6 +66,15 @@ void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRIC
   }
 }
 
+// Whether a 16-bit result row's whole vectors are streamed: where asked and the row starts on a
+// vector, since streamed stores need every 16-bit vector aligned (the row's partial last one is
+// stored normally).
+HWY_INLINE bool StreamsRoundedRow(const void* dst, ResultStores stores) {
+  const hn::ScalableTag<float> d;
+  return stores == ResultStores::kStreamed &&
+         reinterpret_cast<uintptr_t>(dst) % (hn::Lanes(d) * sizeof(uint16_t)) == 0;
+}
+
 // One result row of kResult: float32 rows go through CombineRowsImpl, 16-bit rows are rounded in
 // registers.
 template <DType kResult>
@@ -76,13 +84,9 @@ HWY_INLINE void CombineRowTo(void* HWY_RESTRICT dst, size_t n, const float* HWY_
   if constexpr (kResult == DType::kFloat32) {
     CombineRowsImpl(static_cast<float*>(dst), n, src, src_stride, weights, count, stores);
   } else {
-    // Streamed stores need every 16-bit vector aligned; the row's partial last one is stored
-    // normally.
-    const hn::ScalableTag<float> d;
-    const bool stream = stores == ResultStores::kStreamed &&
-                        reinterpret_cast<uintptr_t>(dst) % (hn::Lanes(d) * sizeof(uint16_t)) == 0;
-    Combine<DType::kFloat32>(RoundingSink<kResult>{static_cast<uint16_t*>(dst), stream}, n, src,
-                             src_stride, weights, count);
+    Combine<DType::kFloat32>(
+        RoundingSink<kResult>{static_cast<uint16_t*>(dst), StreamsRoundedRow(dst, stores)}, n, src,
+        src_stride, weights, count);
   }
 }
 
@@ -170,74 +174,35 @@ void CombineBandStaged(const RowRuns& runs, size_t row_begin, size_t row_end,
 }
 
 #if HWY_TARGET != HWY_SCALAR  // one lane: Combine's four accumulators keep more FMAs in flight
-// Result rows `first` and `second` into sink0 and sink1: their runs have the same count (2 to 4),
-// the second's starting `apart` (0 or src_stride) after the first's.
-template <class Sink>
-HWY_INLINE void CombineRowPairInto(const Sink& sink0, const Sink& sink1, const RowRun& first,
-                                   const RowRun& second, ptrdiff_t apart, ptrdiff_t src_stride,
-                                   size_t n) {
-  const hn::ScalableTag<float> d;
-  const size_t j =
-      ForRowPairShape(first.count, apart == 0 ? 0 : 1, [&](auto count, auto shift) -> size_t {
-        return CombineRowPairBlocks<DType::kFloat32, decltype(count)::value,
-                                    decltype(shift)::value>(
-            d, sink0, sink1, n, first.rows, src_stride, first.weights, second.weights);
-      });
-  CombineColumns<DType::kFloat32>(d, sink0, j, n, first.rows, src_stride, first.weights,
-                                  first.count);
-  CombineColumns<DType::kFloat32>(d, sink1, j, n, second.rows, src_stride, second.weights,
-                                  second.count);
-}
-
 // Result rows `first` and `second` (runs of the same count, the second's starting 0 or 1 rows
 // after the first's) combined together where both take whole vectors into sinks of one kind
-// (CombineRowPairBlocks); false, with nothing written, where they do not. Float32 rows stream
-// only where every line of the row is whole (else CombineRowsImpl splits it); 16-bit rows are
-// stored as CombineRowTo stores them.
+// (TryCombineRowPair); false, with nothing written, where they do not. Float32 rows stream only
+// where every line of the row is whole (else CombineRowsImpl splits it); 16-bit rows are stored
+// as CombineRowTo stores them.
 template <DType kResult>
 HWY_INLINE bool CombineRowPair(const RowRun& first, const RowRun& second, ptrdiff_t src_stride,
                                size_t n, typename DTypeTraits<kResult>::Storage* row0,
                                typename DTypeTraits<kResult>::Storage* row1, ResultStores stores) {
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  if (first.count != second.count || first.count < 2 || first.count > 4 || n < 4 * lanes ||
-      src_stride <= 0) {
-    return false;
-  }
   const ptrdiff_t apart = second.rows - first.rows;
-  if (apart != 0 && apart != src_stride) return false;
-#if !HWY_HAVE_SCALABLE
-  // Rows off a whole vector's load take half vectors in Combine on AVX-512.
-  if constexpr (hn::MaxLanes(d) > 8) {
-    if (!RowsStartOnMultiplesOf(lanes * sizeof(float), first.rows, src_stride,
-                                first.count + (apart != 0 ? 1 : 0))) {
-      return false;
-    }
-  }
-#endif
+  if (first.count != second.count || (apart != 0 && apart != src_stride)) return false;
+  const auto pair = [&](const auto& sink0, const auto& sink1) {
+    return TryCombineRowPair<DType::kFloat32>(sink0, sink1, n, first.rows, src_stride,
+                                              first.weights, second.weights, first.count,
+                                              apart == 0 ? 0 : 1);
+  };
   if constexpr (kResult == DType::kFloat32) {
-    if (stores == ResultStores::kCached) {
-      CombineRowPairInto(RowSink<1>{row0, 0}, RowSink<1>{row1, 0}, first, second, apart, src_stride,
-                         n);
-      return true;
-    }
+    if (stores == ResultStores::kCached) return pair(RowSink<1>{row0, 0}, RowSink<1>{row1, 0});
+    const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
     const auto whole_lines = [&](const float* row) {
       const LineSplit split = SplitAtLines(row, n, lanes);
       return split.head == 0 && split.body == n;
     };
     if (!whole_lines(row0) || !whole_lines(row1)) return false;
-    CombineRowPairInto(StreamingSink{row0}, StreamingSink{row1}, first, second, apart, src_stride,
-                       n);
+    return pair(StreamingSink{row0}, StreamingSink{row1});
   } else {
-    const auto stream = [&](const uint16_t* row) {
-      return stores == ResultStores::kStreamed &&
-             reinterpret_cast<uintptr_t>(row) % (lanes * sizeof(uint16_t)) == 0;
-    };
-    CombineRowPairInto(RoundingSink<kResult>{row0, stream(row0)},
-                       RoundingSink<kResult>{row1, stream(row1)}, first, second, apart, src_stride,
-                       n);
+    return pair(RoundingSink<kResult>{row0, StreamsRoundedRow(row0, stores)},
+                RoundingSink<kResult>{row1, StreamsRoundedRow(row1, stores)});
   }
-  return true;
 }
 #endif
 

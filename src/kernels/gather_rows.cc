@@ -1503,52 +1503,6 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
   }
 }
 
-#if HWY_TARGET != HWY_SCALAR
-// Two H-pass rows into phase-split sinks at once (CombineGroupAs): runs of `count` taps (2 to 4),
-// the second's starting `shift` rows (0 to 2) after the first's at `rows`. Bfloat16 rows split by
-// phase are read as even and odd columns (CombineBFloat16PhasesPair), others in whole vectors
-// (CombineRowPairBlocks); the columns past the last whole block go row by row. The same bits as a
-// Combine per row. False, with nothing written, where the rows do not take whole vectors.
-template <DType kType, int kPhases>
-HWY_INLINE bool CombinePhasesPair(const RowSink<kPhases>& sink0, const RowSink<kPhases>& sink1,
-                                  size_t n, const typename DTypeTraits<kType>::Storage* rows,
-                                  ptrdiff_t src_stride, const float* weights0,
-                                  const float* weights1, size_t count, size_t shift) {
-  const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  if (count < 2 || count > 4 || shift > 2 || n < 4 * lanes || src_stride <= 0) return false;
-#if HWY_ARCH_X86
-  // The two sums' eight vectors, a row's four and up to eight weights want AVX-512's 32
-  // registers: with 16 (AVX2) the 2x bfloat16 gradients ran 1.03-1.05x slower in cache paired.
-  if constexpr (HWY_TARGET > HWY_AVX3) return false;
-#endif
-#if !HWY_HAVE_SCALABLE
-  // Combine takes half vectors on AVX-512 for rows off a whole vector's load (bfloat16 even and
-  // odd loads excepted).
-  if constexpr (kType != DType::kBFloat16 && hn::MaxLanes(d) > 8) {
-    using Storage = typename DTypeTraits<kType>::Storage;
-    if (!RowsStartOnMultiplesOf(lanes * sizeof(Storage), rows, src_stride, count + shift)) {
-      return false;
-    }
-  }
-#endif
-  const size_t j = ForRowPairShape(count, shift, [&](auto taps, auto offset) -> size_t {
-    constexpr int kCount = decltype(taps)::value, kShift = decltype(offset)::value;
-    if constexpr (kType == DType::kBFloat16 && kPhases != 1) {
-      return CombineBFloat16PhasesPair<kPhases, kCount, kShift>(sink0, sink1, n, rows, src_stride,
-                                                                weights0, weights1);
-    } else {
-      return CombineRowPairBlocks<kType, kCount, kShift>(d, sink0, sink1, n, rows, src_stride,
-                                                         weights0, weights1);
-    }
-  });
-  CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
-  CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,
-                        src_stride, weights1, count);
-  return true;
-}
-#endif
-
 // The H pass of a row group of CombineThenGatherRows: result rows [begin, begin + rows) into
 // `scratch` (rows row_floats apart, split by kPhases column phases of phase_length each). The
 // loop over the rows is inside the kernel, where an indirect call per row had been: on rows of
@@ -1556,8 +1510,10 @@ HWY_INLINE bool CombinePhasesPair(const RowSink<kPhases>& sink0, const RowSink<k
 // gradients of 64 x 64 planes, cases 1 and 28, ran 1.04-1.05x faster, in cache 1.03-1.06x;
 // bfloat16 and AVX2 0.99-1.02).
 // Consecutive rows whose runs have the same count and start at most two rows apart (the 2x
-// gradients' rows: 4 taps, 2 apart) go as pairs (CombinePhasesPair), each source row loaded once
-// for both.
+// gradients' rows: 4 taps, 2 apart) go as pairs (TryCombineRowPair), each source row loaded once
+// for both. On x86 only on AVX-512: the two sums' eight vectors, a row's four and up to eight
+// weights want its 32 registers; with 16 (AVX2) the 2x bfloat16 gradients ran 1.03-1.05x slower in
+// cache paired.
 template <DType kType, int kPhases>
 void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* src,
                     ptrdiff_t src_stride, int64_t src_row0, size_t n, size_t phase_length,
@@ -1572,10 +1528,10 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
     const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
     const RowSink<kPhases> sink{scratch + r * row_floats, phase_length};
     const float* const weights = runs.weights + runs.weight_offset[i];
-#if HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET != HWY_SCALAR && (!HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3)
     if (prefetch == nullptr && r + 1 < rows && count > 0 && count_of(i + 1) == count &&
         runs.first[i + 1] >= runs.first[i] &&
-        CombinePhasesPair<kType, kPhases>(
+        TryCombineRowPair<kType>(
             sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
             rows0 + row * src_stride, src_stride, weights, runs.weights + runs.weight_offset[i + 1],
             static_cast<size_t>(count), static_cast<size_t>(runs.first[i + 1] - runs.first[i]))) {
