@@ -16,6 +16,13 @@
 #include "kernels/dtype_vectors-inl.h"
 #include "kernels/source_prefetch.h"
 
+// For the lambdas a loop over column blocks calls once a block: called as functions rather than
+// inlined (GCC's choice for the bfloat16 sinks' stores), they made the loop keep its weights and
+// sums on the stack around every call.
+#ifndef ACLNN_UPSAMPLE_INLINE_LAMBDA
+#define ACLNN_UPSAMPLE_INLINE_LAMBDA __attribute__((always_inline))
+#endif
+
 HWY_BEFORE_NAMESPACE();
 namespace aclnn_upsample {
 namespace kernels {
@@ -642,10 +649,10 @@ HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1
   using V = hn::Vec<D>;
   return CombinePairBlocksWith<kCount, kShift>(
       d, n, weights0, weights1,
-      [&](size_t j, int r, V& x0, V& x1, V& x2, V& x3) {
+      [&](size_t j, int r, V& x0, V& x1, V& x2, V& x3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
         Blocks::Load(d, src + j + r * src_stride, x0, x1, x2, x3);
       },
-      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) {
+      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
         Blocks::Store(d, sink0, j, a0, a1, a2, a3);
         Blocks::Store(d, sink1, j, b0, b1, b2, b3);
       });
@@ -665,12 +672,12 @@ HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
   const size_t lanes = hn::Lanes(d);
   return CombinePairBlocksWith<kCount, kShift>(
       d, n, weights0, weights1,
-      [&](size_t j, int r, V& even0, V& odd0, V& even1, V& odd1) {
+      [&](size_t j, int r, V& even0, V& odd0, V& even1, V& odd1) ACLNN_UPSAMPLE_INLINE_LAMBDA {
         const uint16_t* const row = src + j + r * src_stride;
         LoadBFloat16EvenOdd(d, row, even0, odd0);
         LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
       },
-      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) {
+      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
         StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
         StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
       });

@@ -208,39 +208,33 @@ HWY_INLINE bool RoundsVectorsCheaply(D /*d*/) {
 }
 
 #if HWY_TARGET != HWY_SCALAR
+// A whole vector of 16-bit bits stored, or streamed (dst aligned to it) where asked.
+template <class DU16>
+HWY_INLINE void StoreMaybeStreamed(DU16 du16, hn::Vec<DU16> bits, uint16_t* HWY_RESTRICT dst,
+                                   bool stream) {
+  if (stream) {
+    hn::Stream(bits, du16, dst);
+  } else {
+    hn::StoreU(bits, du16, dst);
+  }
+}
+
 // Four vectors of consecutive values rounded to bfloat16 (StoreRounded16's bits) into dst, 4 *
 // lanes elements, streamed if asked (dst then aligned to a half-width 16-bit vector, as for
-// StoreRounded16). NaNs are rare, so they are looked for once for all four vectors, where testing
-// and selecting per vector took a third of the rounding's operations; and each pair of vectors is
-// narrowed by one concatenation of their upper halves instead of a pack and a lane permute per
-// vector.
+// StoreRounded16), by the integer rounding. NaNs are rare, so they are looked for once for all
+// four vectors, where testing and selecting per vector took a third of the rounding's
+// operations; and each pair of vectors is narrowed by one concatenation of their upper halves
+// instead of a pack and a lane permute per vector.
 template <class DF>
-HWY_INLINE void StoreRoundedBFloat16x4(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn::Vec<DF> v2,
-                                       hn::Vec<DF> v3, uint16_t* HWY_RESTRICT dst, bool stream) {
+HWY_INLINE void StoreRoundedBFloat16x4ByIntegers(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1,
+                                                 hn::Vec<DF> v2, hn::Vec<DF> v3,
+                                                 uint16_t* HWY_RESTRICT dst, bool stream) {
   const size_t lanes = hn::Lanes(df);
   const hn::Repartition<uint16_t, DF> du16;
-  const auto store_pair = [&](hn::Vec<decltype(du16)> bits, uint16_t* HWY_RESTRICT at) {
-    if (stream) {
-      hn::Stream(bits, du16, at);
-    } else {
-      hn::StoreU(bits, du16, at);
-    }
-  };
   // Streaming a merged pair needs dst aligned to twice the half-width vector StoreRounded16
   // streams.
   const bool misaligned =
       stream && reinterpret_cast<uintptr_t>(dst) % (2 * lanes * sizeof(uint16_t)) != 0;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // Two instructions for the integer rounding's fourteen, NaNs included: cases 12 and 19
-  // (bfloat16 results of 512 x 512 and 128 x 128 planes) ran 0.87-0.92x and 0.93-0.98x as long.
-  if constexpr (hn::MaxLanes(DF()) == 16) {
-    if (NativeBFloat16Rounding() && !misaligned && !AnyDenormal(v0, v1, v2, v3)) {
-      store_pair(NativeBFloat16Pair(v0, v1), dst);
-      store_pair(NativeBFloat16Pair(v2, v3), dst + 2 * lanes);
-      return;
-    }
-  }
-#endif
   const auto nan =
       hn::Or(hn::Or(hn::IsNaN(v0), hn::IsNaN(v1)), hn::Or(hn::IsNaN(v2), hn::IsNaN(v3)));
   if (HWY_UNLIKELY(!hn::AllFalse(df, nan) || misaligned)) {
@@ -255,8 +249,45 @@ HWY_INLINE void StoreRoundedBFloat16x4(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn
     return hn::BitCast(du16, RoundedBFloat16BitsUnlessNaN(du32, hn::BitCast(du32, v)));
   };
   // The upper halves of the 32-bit lanes are the odd 16-bit ones.
-  store_pair(hn::ConcatOdd(du16, round(v1), round(v0)), dst);
-  store_pair(hn::ConcatOdd(du16, round(v3), round(v2)), dst + 2 * lanes);
+  StoreMaybeStreamed(du16, hn::ConcatOdd(du16, round(v1), round(v0)), dst, stream);
+  StoreMaybeStreamed(du16, hn::ConcatOdd(du16, round(v3), round(v2)), dst + 2 * lanes, stream);
+}
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// The integer rounding where the native one does not apply (NaNs and denormals, a stream off a
+// merged pair's alignment, a CPU without AVX512_BF16): rare, and out of line so that the native
+// form stays small where the combine loops inline it (ACLNN_UPSAMPLE_INLINE_LAMBDA): whole, it
+// made GCC call the pair loops' store (CombinePairBlocksWith) as a function.
+template <class DF>
+HWY_NOINLINE void StoreRoundedBFloat16x4Rarely(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1,
+                                               hn::Vec<DF> v2, hn::Vec<DF> v3,
+                                               uint16_t* HWY_RESTRICT dst, bool stream) {
+  StoreRoundedBFloat16x4ByIntegers(df, v0, v1, v2, v3, dst, stream);
+}
+#endif
+
+// StoreRoundedBFloat16x4ByIntegers' bits, by AVX512_BF16's rounding where it gives them: two
+// instructions for the integer rounding's fourteen, NaNs included: cases 12 and 19 (bfloat16
+// results of 512 x 512 and 128 x 128 planes) ran 0.87-0.92x and 0.93-0.98x as long.
+template <class DF>
+HWY_INLINE void StoreRoundedBFloat16x4(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn::Vec<DF> v2,
+                                       hn::Vec<DF> v3, uint16_t* HWY_RESTRICT dst, bool stream) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (hn::MaxLanes(DF()) == 16) {
+    const size_t lanes = hn::Lanes(df);
+    const hn::Repartition<uint16_t, DF> du16;
+    const bool misaligned =
+        stream && reinterpret_cast<uintptr_t>(dst) % (2 * lanes * sizeof(uint16_t)) != 0;
+    if (HWY_LIKELY(NativeBFloat16Rounding() && !misaligned && !AnyDenormal(v0, v1, v2, v3))) {
+      StoreMaybeStreamed(du16, NativeBFloat16Pair(v0, v1), dst, stream);
+      StoreMaybeStreamed(du16, NativeBFloat16Pair(v2, v3), dst + 2 * lanes, stream);
+    } else {
+      StoreRoundedBFloat16x4Rarely(df, v0, v1, v2, v3, dst, stream);
+    }
+    return;
+  }
+#endif
+  StoreRoundedBFloat16x4ByIntegers(df, v0, v1, v2, v3, dst, stream);
 }
 #endif
 

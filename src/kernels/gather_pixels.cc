@@ -75,34 +75,35 @@ void GatherWholeVectorPixels(D d, Stores store, const GatherAxis& axis,
                              ptrdiff_t dst_pixel_stride) {
   using Element = typename Stores::Element;
   const size_t lanes = hn::Lanes(d);
-  ForEachPixelRun(
-      axis, src, src_pixel_stride, dst, dst_pixel_stride,
-      [&](Element* pixel, const float* x, const float* w, int32_t count) {
-        if (count == 0) {
-          for (size_t v = 0; v < kVectors; ++v) store(d, hn::Zero(d), pixel + v * lanes);
-          return;
-        }
-        const auto w0 = hn::Set(d, w[0]);
-        auto acc0 = hn::Mul(w0, hn::LoadU(d, x));
-        auto acc1 = kVectors > 1 ? hn::Mul(w0, hn::LoadU(d, x + lanes)) : acc0;
-        if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
-          const float* const row = x + src_pixel_stride;
-          const auto w1 = hn::Set(d, w[1]);
-          store(d, hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
-          if (kVectors > 1) {
-            store(d, hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
-          }
-          return;
-        }
-        for (int32_t k = 1; k < count; ++k) {
-          const float* const row = x + k * src_pixel_stride;
-          const auto wk = hn::Set(d, w[k]);
-          acc0 = hn::MulAdd(wk, hn::LoadU(d, row), acc0);
-          if (kVectors > 1) acc1 = hn::MulAdd(wk, hn::LoadU(d, row + lanes), acc1);
-        }
-        store(d, acc0, pixel);
-        if (kVectors > 1) store(d, acc1, pixel + lanes);
-      });
+  // Called once a pixel: inlined, or the call costs as much as a bilinear pixel's arithmetic.
+  const auto sum_pixel = [&](Element* pixel, const float* x, const float* w,
+                             int32_t count) ACLNN_UPSAMPLE_INLINE_LAMBDA {
+    if (count == 0) {
+      for (size_t v = 0; v < kVectors; ++v) store(d, hn::Zero(d), pixel + v * lanes);
+      return;
+    }
+    const auto w0 = hn::Set(d, w[0]);
+    auto acc0 = hn::Mul(w0, hn::LoadU(d, x));
+    auto acc1 = kVectors > 1 ? hn::Mul(w0, hn::LoadU(d, x + lanes)) : acc0;
+    if (count == 2) {  // bilinear's pixels, without the loop's set-up (the same operations)
+      const float* const row = x + src_pixel_stride;
+      const auto w1 = hn::Set(d, w[1]);
+      store(d, hn::MulAdd(w1, hn::LoadU(d, row), acc0), pixel);
+      if (kVectors > 1) {
+        store(d, hn::MulAdd(w1, hn::LoadU(d, row + lanes), acc1), pixel + lanes);
+      }
+      return;
+    }
+    for (int32_t k = 1; k < count; ++k) {
+      const float* const row = x + k * src_pixel_stride;
+      const auto wk = hn::Set(d, w[k]);
+      acc0 = hn::MulAdd(wk, hn::LoadU(d, row), acc0);
+      if (kVectors > 1) acc1 = hn::MulAdd(wk, hn::LoadU(d, row + lanes), acc1);
+    }
+    store(d, acc0, pixel);
+    if (kVectors > 1) store(d, acc1, pixel + lanes);
+  };
+  ForEachPixelRun(axis, src, src_pixel_stride, dst, dst_pixel_stride, sum_pixel);
 }
 
 // Pixels of any other width of at least one vector (a segmentation head's 19 or 21 classes):
