@@ -219,6 +219,13 @@ HWY_INLINE void StoreMaybeStreamed(DU16 du16, hn::Vec<DU16> bits, uint16_t* HWY_
   }
 }
 
+// Whether a stream asked for at dst misses the alignment of a merged pair (two vectors of df
+// rounded into one 16-bit vector): twice the half-width vector StoreRounded16 streams.
+template <class DF>
+HWY_INLINE bool MisalignedPairStream(DF df, const uint16_t* dst, bool stream) {
+  return stream && reinterpret_cast<uintptr_t>(dst) % (2 * hn::Lanes(df) * sizeof(uint16_t)) != 0;
+}
+
 // Four vectors of consecutive values rounded to bfloat16 (StoreRounded16's bits) into dst, 4 *
 // lanes elements, streamed if asked (dst then aligned to a half-width 16-bit vector, as for
 // StoreRounded16), by the integer rounding. NaNs are rare, so they are looked for once for all
@@ -231,10 +238,7 @@ HWY_INLINE void StoreRoundedBFloat16x4ByIntegers(DF df, hn::Vec<DF> v0, hn::Vec<
                                                  uint16_t* HWY_RESTRICT dst, bool stream) {
   const size_t lanes = hn::Lanes(df);
   const hn::Repartition<uint16_t, DF> du16;
-  // Streaming a merged pair needs dst aligned to twice the half-width vector StoreRounded16
-  // streams.
-  const bool misaligned =
-      stream && reinterpret_cast<uintptr_t>(dst) % (2 * lanes * sizeof(uint16_t)) != 0;
+  const bool misaligned = MisalignedPairStream(df, dst, stream);
   const auto nan =
       hn::Or(hn::Or(hn::IsNaN(v0), hn::IsNaN(v1)), hn::Or(hn::IsNaN(v2), hn::IsNaN(v3)));
   if (HWY_UNLIKELY(!hn::AllFalse(df, nan) || misaligned)) {
@@ -276,9 +280,8 @@ HWY_INLINE void StoreRoundedBFloat16x4(DF df, hn::Vec<DF> v0, hn::Vec<DF> v1, hn
   if constexpr (hn::MaxLanes(DF()) == 16) {
     const size_t lanes = hn::Lanes(df);
     const hn::Repartition<uint16_t, DF> du16;
-    const bool misaligned =
-        stream && reinterpret_cast<uintptr_t>(dst) % (2 * lanes * sizeof(uint16_t)) != 0;
-    if (HWY_LIKELY(NativeBFloat16Rounding() && !misaligned && !AnyDenormal(v0, v1, v2, v3))) {
+    if (HWY_LIKELY(NativeBFloat16Rounding() && !MisalignedPairStream(df, dst, stream) &&
+                   !AnyDenormal(v0, v1, v2, v3))) {
       StoreMaybeStreamed(du16, NativeBFloat16Pair(v0, v1), dst, stream);
       StoreMaybeStreamed(du16, NativeBFloat16Pair(v2, v3), dst + 2 * lanes, stream);
     } else {
