@@ -684,76 +684,63 @@ HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
 }
 #endif
 
-#if HWY_TARGET != HWY_SCALAR
-// Two result rows from bfloat16 source rows into sinks split by column phase, as
-// CombineBFloat16PhasesPair, for runs of `count` taps (more than the pair loops hold in registers:
-// each tap's weights are broadcast as it comes) whose second starts `shift` rows (1 to count - 1)
-// after the first. A 4x anti-aliased downscale's rows (16 taps, 4 apart) then load and convert 20
-// source rows per block for both sums where alone they took 32, and the eight independent sums
-// give the FMAs' latency room that one row's four did not. Each sum sees its run's operations in
-// CombineBFloat16Phases' order; `prefetch`, if given, is issued between the blocks. Returns the
-// columns done (whole blocks of 4 * lanes).
-template <int kPhases>
-HWY_INLINE size_t CombineBFloat16PhasesManyTapPair(
-    const RowSink<kPhases>& sink0, const RowSink<kPhases>& sink1, size_t n,
-    const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
-    const float* HWY_RESTRICT weights1, size_t count, size_t shift, LinePrefetchQueue* prefetch) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  const size_t lanes = hn::Lanes(d);
-  const size_t quota = prefetch != nullptr ? prefetch->QuotaFor(n / (4 * lanes)) : 0;
+// Two result rows whose runs have `count` taps (more than the pair loops above hold in
+// registers: each tap's weights are broadcast as it comes), the second starting `shift` rows (1
+// to count - 1) after the first, over whole blocks of 4 * lanes columns: each source row of the
+// union is loaded once per block for both sums (load_row(j, r, x0..x3)), each sum sees its run's
+// operations in Combine's order, store(j, a0..a3, b0..b3) takes both; `prefetch`, if given, is
+// issued between the blocks. Returns the columns done.
+template <class D, class LoadRow, class StoreSums>
+HWY_INLINE size_t CombineManyTapPairWith(D d, size_t n, const float* HWY_RESTRICT weights0,
+                                         const float* HWY_RESTRICT weights1, size_t count,
+                                         size_t shift, LinePrefetchQueue* prefetch,
+                                         const LoadRow& load_row, const StoreSums& store) {
+  using V = hn::Vec<D>;
+  const size_t block = 4 * hn::Lanes(d);
+  const size_t quota = prefetch != nullptr ? prefetch->QuotaFor(n / block) : 0;
   size_t j = 0;
-  for (; j + 4 * lanes <= n; j += 4 * lanes) {
+  for (; j + block <= n; j += block) {
     if (prefetch != nullptr) prefetch->Issue(quota);
-    V even0, odd0, even1, odd1;
-    const auto load = [&](size_t r) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-      const uint16_t* const row = src + j + static_cast<ptrdiff_t>(r) * src_stride;
-      LoadBFloat16EvenOdd(d, row, even0, odd0);
-      LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
-    };
-    load(0);
+    V x0, x1, x2, x3;
+    load_row(j, size_t{0}, x0, x1, x2, x3);
     const auto u0 = hn::Set(d, weights0[0]);
-    V a0 = hn::Mul(u0, even0), a1 = hn::Mul(u0, odd0), a2 = hn::Mul(u0, even1),
-      a3 = hn::Mul(u0, odd1);
+    V a0 = hn::Mul(u0, x0), a1 = hn::Mul(u0, x1), a2 = hn::Mul(u0, x2), a3 = hn::Mul(u0, x3);
     const auto add_to_first = [&](size_t r) ACLNN_UPSAMPLE_INLINE_LAMBDA {
       const auto u = hn::Set(d, weights0[r]);
-      a0 = hn::MulAdd(u, even0, a0);
-      a1 = hn::MulAdd(u, odd0, a1);
-      a2 = hn::MulAdd(u, even1, a2);
-      a3 = hn::MulAdd(u, odd1, a3);
+      a0 = hn::MulAdd(u, x0, a0);
+      a1 = hn::MulAdd(u, x1, a1);
+      a2 = hn::MulAdd(u, x2, a2);
+      a3 = hn::MulAdd(u, x3, a3);
     };
     size_t r = 1;
     for (; r < shift; ++r) {
-      load(r);
+      load_row(j, r, x0, x1, x2, x3);
       add_to_first(r);
     }
-    load(shift);
+    load_row(j, shift, x0, x1, x2, x3);
     add_to_first(shift);
     const auto v0 = hn::Set(d, weights1[0]);
-    V b0 = hn::Mul(v0, even0), b1 = hn::Mul(v0, odd0), b2 = hn::Mul(v0, even1),
-      b3 = hn::Mul(v0, odd1);
+    V b0 = hn::Mul(v0, x0), b1 = hn::Mul(v0, x1), b2 = hn::Mul(v0, x2), b3 = hn::Mul(v0, x3);
     const auto add_to_second = [&](size_t r) ACLNN_UPSAMPLE_INLINE_LAMBDA {
       const auto v = hn::Set(d, weights1[r - shift]);
-      b0 = hn::MulAdd(v, even0, b0);
-      b1 = hn::MulAdd(v, odd0, b1);
-      b2 = hn::MulAdd(v, even1, b2);
-      b3 = hn::MulAdd(v, odd1, b3);
+      b0 = hn::MulAdd(v, x0, b0);
+      b1 = hn::MulAdd(v, x1, b1);
+      b2 = hn::MulAdd(v, x2, b2);
+      b3 = hn::MulAdd(v, x3, b3);
     };
     for (r = shift + 1; r < count; ++r) {
-      load(r);
+      load_row(j, r, x0, x1, x2, x3);
       add_to_first(r);
       add_to_second(r);
     }
     for (; r < count + shift; ++r) {
-      load(r);
+      load_row(j, r, x0, x1, x2, x3);
       add_to_second(r);
     }
-    StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
-    StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
+    store(j, a0, a1, a2, a3, b0, b1, b2, b3);
   }
   return j;
 }
-#endif
 
 // Calls fn(count, shift) with both as integral constants, for a pair of runs of `count` taps (2
 // to 4) whose second starts `shift` rows (0 to 2) after the first; returns what fn returns.
@@ -825,26 +812,62 @@ HWY_INLINE bool TryCombineRowPair(const Sink& sink0, const Sink& sink1, size_t n
 #endif
 
 #if HWY_TARGET != HWY_SCALAR
-// Two result rows from bfloat16 source rows into sinks split by phase whose runs have `count`
-// taps (more than 4) and start `shift` rows apart (1 to count - 1), together where whole blocks
-// allow (CombineBFloat16PhasesManyTapPair), the rest row by row: the same bits as a Combine per
-// row. False, with nothing written, where the rows take another form.
-template <int kPhases>
-HWY_INLINE bool TryCombineBFloat16ManyTapPair(
-    const RowSink<kPhases>& sink0, const RowSink<kPhases>& sink1, size_t n,
-    const uint16_t* HWY_RESTRICT rows, ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
-    const float* HWY_RESTRICT weights1, size_t count, size_t shift, LinePrefetchQueue* prefetch) {
+// Two result rows whose runs have `count` taps (more than 4) and start `shift` rows apart (1 to
+// count - 1), together where whole blocks allow (CombineManyTapPairWith): bfloat16 rows into
+// sinks split by phase read as even and odd columns (as CombineBFloat16Phases reads them), others
+// as Combine's blocks; the rest row by row. The same bits as a Combine per row. False, with
+// nothing written, where the rows take another form.
+template <DType kType, class Sink>
+HWY_INLINE bool TryCombineManyTapPair(const Sink& sink0, const Sink& sink1, size_t n,
+                                      const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
+                                      ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
+                                      const float* HWY_RESTRICT weights1, size_t count,
+                                      size_t shift, LinePrefetchQueue* prefetch) {
   const hn::ScalableTag<float> d;
-  if (count <= 4 || shift < 1 || shift >= count || n < 4 * hn::Lanes(d) || src_stride <= 0) {
+  using V = hn::Vec<decltype(d)>;
+  const size_t lanes = hn::Lanes(d);
+  if (count <= 4 || shift < 1 || shift >= count || n < 4 * lanes || src_stride <= 0) {
     return false;
   }
-  const size_t j = CombineBFloat16PhasesManyTapPair(sink0, sink1, n, rows, src_stride, weights0,
-                                                    weights1, count, shift, prefetch);
+  constexpr bool kPhasedBFloat16 = kType == DType::kBFloat16 && (std::is_same_v<Sink, RowSink<2>> ||
+                                                                 std::is_same_v<Sink, RowSink<4>>);
+#if !HWY_HAVE_SCALABLE
+  // Rows off a whole vector's load take half vectors in Combine on AVX-512 (as TryCombineRowPair).
+  if constexpr (!kPhasedBFloat16 && hn::MaxLanes(d) > 8) {
+    if (!RowsStartOnMultiplesOf(lanes * sizeof(*rows), rows, src_stride, count + shift)) {
+      return false;
+    }
+  }
+#endif
+  size_t j = 0;
+  if constexpr (kPhasedBFloat16) {
+    j = CombineManyTapPairWith(
+        d, n, weights0, weights1, count, shift, prefetch,
+        [&](size_t j, size_t r, V& even0, V& odd0, V& even1, V& odd1) ACLNN_UPSAMPLE_INLINE_LAMBDA {
+          const uint16_t* const row = rows + j + static_cast<ptrdiff_t>(r) * src_stride;
+          LoadBFloat16EvenOdd(d, row, even0, odd0);
+          LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
+        },
+        [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
+          StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
+          StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
+        });
+  } else {
+    using Blocks = ColumnBlocks<kType, decltype(d), Sink>;
+    j = CombineManyTapPairWith(
+        d, n, weights0, weights1, count, shift, prefetch,
+        [&](size_t j, size_t r, V& x0, V& x1, V& x2, V& x3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
+          Blocks::Load(d, rows + j + static_cast<ptrdiff_t>(r) * src_stride, x0, x1, x2, x3);
+        },
+        [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
+          Blocks::Store(d, sink0, j, a0, a1, a2, a3);
+          Blocks::Store(d, sink1, j, b0, b1, b2, b3);
+        });
+  }
   if (prefetch != nullptr) prefetch->IssueAll();
-  CombineColumns<DType::kBFloat16>(d, sink0, j, n, rows, src_stride, weights0, count);
-  CombineColumns<DType::kBFloat16>(d, sink1, j, n,
-                                   rows + static_cast<ptrdiff_t>(shift) * src_stride, src_stride,
-                                   weights1, count);
+  CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
+  CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,
+                        src_stride, weights1, count);
   return true;
 }
 #endif

@@ -1503,6 +1503,32 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
   }
 }
 
+// Whether CombineGroupAs pairs rows whose runs have `count` taps (more than 4) and share source
+// rows through TryCombineManyTapPair, which loads the union of the two runs once per block (a 4x
+// anti-aliased downscale's 16-tap runs 4 rows apart: 20 rows for two sums, where alone they take
+// 32) and keeps eight independent sums. On the Zen 4 VM (session 46, in-process, both orders):
+// - bfloat16 rows split by phase (which have no sweep form): the 4x bicubic AA forward of 512-wide
+//   planes (case 26) 1.06-1.09x faster at one thread, 1.03-1.09x at two (AVX2 1.04-1.09, SSE4
+//   1.00-1.05), 640-1024 wide 1.03-1.08x, the 2x one 1.08-1.09x; but 1280-1792 wide 0.90-0.96
+//   (2048 wide 1.2x): rows of at most 2 KiB pair.
+// - float32 rows of the many-tap form (UseManyTapForm), in place of its sweeps: on AVX-512 (whole
+//   vectors) case 22 1.04-1.05x faster, 256 wide 1.18-1.23x, but 1024 wide 0.94
+//   (rows of at most 2 KiB pair); on AVX2 (16 registers) case 22 0.82, so x86 pairs them only on
+//   AVX-512. AVX2's sweeps had been 4-8 % ahead of AVX-512's on case 22 (session 45).
+inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
+
+template <DType kType, int kPhases>
+bool PairsManyTapRows(size_t n, size_t count, ptrdiff_t src_stride) {
+  using Storage = typename DTypeTraits<kType>::Storage;
+  if (count <= 4 || n * sizeof(Storage) > kManyTapPairMaxRowBytes) return false;
+  if constexpr (kType == DType::kBFloat16 && kPhases > 1) return true;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (kType == DType::kFloat32) return UseManyTapForm(count, src_stride, sizeof(float));
+#endif
+  (void)src_stride;
+  return false;
+}
+
 // The H pass of a row group of CombineThenGatherRows: result rows [begin, begin + rows) into
 // `scratch` (rows row_floats apart, split by kPhases column phases of phase_length each). The
 // loop over the rows is inside the kernel, where an indirect call per row had been: on rows of
@@ -1513,11 +1539,7 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 // gradients' rows: 4 taps, 2 apart) go as pairs (TryCombineRowPair), each source row loaded once
 // for both. On x86 only on AVX-512: the two sums' eight vectors, a row's four and up to eight
 // weights want its 32 registers; with 16 (AVX2) the 2x bfloat16 gradients ran 1.03-1.05x slower in
-// cache paired. bfloat16 rows split by phase pair runs of more taps too, on every target
-// (TryCombineBFloat16ManyTapPair: the weights are not held, so registers do not limit it): on the
-// Zen 4 VM (session 46, in-process, both orders) the 4x bicubic AA forward (case 26: 16 taps, 4
-// rows apart) ran 1.06-1.08x faster at one thread and 1.03-1.05x at two (AVX2 1.04-1.09, SSE4
-// 1.00-1.05), the 2x one (8 taps, 2 apart) 1.08-1.09x.
+// cache paired. Runs of more taps pair where PairsManyTapRows says.
 template <DType kType, int kPhases>
 void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* src,
                     ptrdiff_t src_stride, int64_t src_row0, size_t n, size_t phase_length,
@@ -1533,22 +1555,20 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
     const RowSink<kPhases> sink{scratch + r * row_floats, phase_length};
     const float* const weights = runs.weights + runs.weight_offset[i];
 #if HWY_TARGET != HWY_SCALAR
-    if constexpr (kType == DType::kBFloat16 && kPhases > 1) {
-      if (r + 1 < rows && count > 4 && count_of(i + 1) == count &&
-          runs.first[i + 1] > runs.first[i]) {
-        // The queue of row i + 1's rows is row i's, extended.
-        LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
-        if (TryCombineBFloat16ManyTapPair(
-                sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
-                rows0 + row * src_stride, src_stride, weights,
-                runs.weights + runs.weight_offset[i + 1], static_cast<size_t>(count),
-                static_cast<size_t>(runs.first[i + 1] - runs.first[i]),
-                prefetch != nullptr ? prefetch : next)) {
-          ++r;
-          continue;
-        }
-        if (next != nullptr) next->IssueAll();
+    if (r + 1 < rows && count_of(i + 1) == count && runs.first[i + 1] > runs.first[i] &&
+        PairsManyTapRows<kType, kPhases>(n, static_cast<size_t>(count), src_stride)) {
+      // The queue of row i + 1's rows is row i's, extended.
+      LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
+      if (TryCombineManyTapPair<kType>(
+              sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
+              rows0 + row * src_stride, src_stride, weights,
+              runs.weights + runs.weight_offset[i + 1], static_cast<size_t>(count),
+              static_cast<size_t>(runs.first[i + 1] - runs.first[i]),
+              prefetch != nullptr ? prefetch : next)) {
+        ++r;
+        continue;
       }
+      if (next != nullptr) next->IssueAll();
     }
 #endif
 #if HWY_TARGET != HWY_SCALAR && (!HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3)
