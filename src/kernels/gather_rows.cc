@@ -1539,7 +1539,9 @@ bool PairsManyTapRows(size_t n, size_t count, ptrdiff_t src_stride) {
 // gradients' rows: 4 taps, 2 apart) go as pairs (TryCombineRowPair), each source row loaded once
 // for both. On x86 only on AVX-512: the two sums' eight vectors, a row's four and up to eight
 // weights want its 32 registers; with 16 (AVX2) the 2x bfloat16 gradients ran 1.03-1.05x slower in
-// cache paired. Runs of more taps pair where PairsManyTapRows says.
+// cache paired. Rows that share no source row (a 2x nearest gradient's: 2 taps, 2 apart) go
+// alone: paired they ran 1.10x slower in cache on AVX-512 (session 46; cases 30 and 33 from
+// memory 1.00-1.04). Runs of more taps pair where PairsManyTapRows says.
 template <DType kType, int kPhases>
 void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* src,
                     ptrdiff_t src_stride, int64_t src_row0, size_t n, size_t phase_length,
@@ -1573,7 +1575,7 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
 #endif
 #if HWY_TARGET != HWY_SCALAR && (!HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3)
     if (prefetch == nullptr && r + 1 < rows && count > 0 && count_of(i + 1) == count &&
-        runs.first[i + 1] >= runs.first[i] &&
+        runs.first[i + 1] >= runs.first[i] && runs.first[i + 1] - runs.first[i] < count &&
         TryCombineRowPair<kType>(
             sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
             rows0 + row * src_stride, src_stride, weights, runs.weights + runs.weight_offset[i + 1],
