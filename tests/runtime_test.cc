@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -182,6 +184,56 @@ TEST(RuntimeTest, MemsetSetsTheCountedBytesOnly) {
   for (int i = 0; i < 64; ++i) EXPECT_NE(bytes[i], 0x77) << "byte " << i;
   EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
 }
+
+#if defined(__linux__)
+// The VmFlags line of the /proc/self/smaps mapping that holds `address` ("hg": madvise
+// MADV_HUGEPAGE, "nh": MADV_NOHUGEPAGE), or "" where no mapping holds it.
+std::string MappingFlags(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto wanted = reinterpret_cast<uintptr_t>(address);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    unsigned long begin = 0, end = 0;  // NOLINT(google-runtime-int): sscanf's %lx
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && line.find('-') < 17) {
+      inside = begin <= wanted && wanted < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line + " ";
+    }
+  }
+  return "";
+}
+
+TEST(RuntimeTest, MallocAsksForHugePagesUnlessNormalOnly) {
+  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {
+    GTEST_SKIP() << "this kernel has no transparent huge pages, so there is no advice to check";
+  }
+  constexpr size_t kHugePage = size_t{2} << 20;
+  constexpr size_t kBytes = 3 * kHugePage + 100;  // not a whole number of huge pages
+  for (aclrtMemMallocPolicy policy :
+       {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY}) {
+    SCOPED_TRACE(static_cast<int>(policy));
+    void* buffer = nullptr;
+    ASSERT_EQ(aclrtMalloc(&buffer, kBytes, policy), ACL_SUCCESS);
+    const auto* bytes = static_cast<unsigned char*>(buffer);
+    const std::string wanted = policy == ACL_MEM_MALLOC_NORMAL_ONLY ? " nh " : " hg ";
+    // The first and the last byte lie in the advised range: it covers the whole buffer.
+    EXPECT_NE(MappingFlags(bytes).find(wanted), std::string::npos) << MappingFlags(bytes);
+    EXPECT_NE(MappingFlags(bytes + kBytes - 1).find(wanted), std::string::npos)
+        << MappingFlags(bytes + kBytes - 1);
+    if (policy != ACL_MEM_MALLOC_NORMAL_ONLY) {
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(buffer) % kHugePage, 0U);
+    }
+    std::memset(buffer, 0x5a, kBytes);
+    EXPECT_EQ(bytes[kBytes - 1], 0x5a);
+    EXPECT_EQ(aclrtFree(buffer), ACL_SUCCESS);
+  }
+  // A small buffer keeps the ordinary alignment and no advice.
+  void* small = nullptr;
+  ASSERT_EQ(aclrtMalloc(&small, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small) % 64, 0U);
+  EXPECT_EQ(aclrtFree(small), ACL_SUCCESS);
+}
+#endif
 
 TEST(RuntimeTest, MallocHostAndFreeHost) {
   void* host = nullptr;

@@ -32,6 +32,12 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+/**
+ * Host memory aligned to 64 bytes. On Linux a buffer of at least 2 MiB under
+ * ACL_MEM_MALLOC_HUGE_FIRST or _HUGE_ONLY starts on a 2 MiB boundary and asks the kernel for
+ * transparent huge pages (madvise MADV_HUGEPAGE), which it gives where it has them: _HUGE_ONLY
+ * cannot be guaranteed there and acts as _HUGE_FIRST. _NORMAL_ONLY asks for none (MADV_NOHUGEPAGE).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size);

@@ -10,12 +10,25 @@
 #include "acl/acl.h"
 #include "runtime/error.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace {
 
 using aclnn_upsample::SetRecentError;
 
 // Device memory is host memory aligned for the widest vector loads.
 constexpr size_t kDeviceAlignment = 64;
+
+// aclrtMalloc's policies other than ACL_MEM_MALLOC_NORMAL_ONLY ask for huge pages. On Linux those
+// are transparent huge pages, which most distributions (Debian's "madvise" default) give only to
+// memory that asks for them, and only in whole 2 MiB pages: so a buffer of at least one such page
+// starts on a page boundary, is rounded up to whole pages and is marked with madvise. Streaming
+// through 4 KiB pages costs a TLB miss every 64 lines (a two-dimensional page walk in a virtual
+// machine) and stops the hardware prefetchers at each page's end: on the 2-core Zen 4 VM a
+// streaming copy measured 13-18 % faster on huge pages, the suite's cases 1.06-1.49x (session 47).
+constexpr size_t kHugePageBytes = size_t{2} << 20;
 
 struct Stream {
   int32_t device = 0;
@@ -48,7 +61,12 @@ aclError CheckDevice(const char* where, int32_t device) {
   return ACL_SUCCESS;
 }
 
-aclError AllocateAligned(const char* where, void** ptr, size_t size) {
+// What a buffer of at least one huge page asks of the kernel. kNoHugePages is NORMAL_ONLY's, so
+// that the policy holds where transparent huge pages are on for all memory.
+enum class PageAdvice { kNone, kHugePages, kNoHugePages };
+
+aclError AllocateAligned(const char* where, void** ptr, size_t size,
+                         PageAdvice advice = PageAdvice::kNone) {
   if (ptr == nullptr)
     return RuntimeFail(ACL_ERROR_INVALID_PARAM, where, "ptr", "non-null", "nullptr");
   *ptr = nullptr;
@@ -57,12 +75,22 @@ aclError AllocateAligned(const char* where, void** ptr, size_t size) {
     return RuntimeFail(ACL_ERROR_BAD_ALLOC, where, "size", "a size that can be allocated",
                        std::to_string(size));
   }
-  const size_t rounded = (size + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
-  void* memory = std::aligned_alloc(kDeviceAlignment, rounded);
+  const bool whole_pages =
+      advice != PageAdvice::kNone && size >= kHugePageBytes && size <= SIZE_MAX - kHugePageBytes;
+  const size_t alignment = whole_pages ? kHugePageBytes : kDeviceAlignment;
+  const size_t rounded = (size + alignment - 1) / alignment * alignment;
+  void* memory = std::aligned_alloc(alignment, rounded);
   if (memory == nullptr) {
     return RuntimeFail(ACL_ERROR_BAD_ALLOC, where, "size", "a size that can be allocated",
                        std::to_string(size) + " bytes (out of memory)");
   }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  // Advice only: the kernel backs what it can with huge pages and the rest with small ones, and
+  // a kernel without transparent huge pages refuses the advice, which leaves ordinary memory.
+  if (whole_pages) {
+    madvise(memory, rounded, advice == PageAdvice::kHugePages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  }
+#endif
   *ptr = memory;
   return ACL_SUCCESS;
 }
@@ -157,7 +185,9 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
                        "ACL_MEM_MALLOC_HUGE_FIRST, _HUGE_ONLY or _NORMAL_ONLY",
                        std::to_string(static_cast<int>(policy)));
   }
-  return AllocateAligned("aclrtMalloc", devPtr, size);
+  return AllocateAligned(
+      "aclrtMalloc", devPtr, size,
+      policy == ACL_MEM_MALLOC_NORMAL_ONLY ? PageAdvice::kNoHugePages : PageAdvice::kHugePages);
 }
 
 aclError aclrtFree(void* devPtr) {
