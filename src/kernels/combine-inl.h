@@ -42,6 +42,7 @@ HWY_INLINE size_t SplitIndex(size_t j, size_t phase_length) {
 template <int kPhases>
 struct RowSink {
   static_assert(kPhases == 1 || kPhases == 2 || kPhases == 4, "");
+  static constexpr int kPhaseCount = kPhases;
   float* HWY_RESTRICT dst;
   size_t phase_length;  // unused for natural order
 
@@ -595,18 +596,84 @@ HWY_INLINE void BroadcastPairWeights(D d, const float* HWY_RESTRICT weights0,
   v3 = hn::Set(d, weights1[kCount > 3 ? 3 : 0]);
 }
 
+// How the pair loops below read and write, one struct per form: Load(j, r, x0..x3) reads source
+// row r's four vectors of the column block at j, Store(j, a0..a3, b0..b3) writes the two rows'
+// sums. Combine's blocks (ColumnBlocks) into two sinks:
+template <DType kType, class D, class Sink>
+struct BlockPairAccess {
+  using Blocks = ColumnBlocks<kType, D, Sink>;
+  using V = hn::Vec<D>;
+  D d;
+  const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows;
+  ptrdiff_t src_stride;
+  const Sink& sink0;
+  const Sink& sink1;
+
+  HWY_INLINE void Load(size_t j, size_t r, V& x0, V& x1, V& x2, V& x3) const {
+    Blocks::Load(d, rows + j + static_cast<ptrdiff_t>(r) * src_stride, x0, x1, x2, x3);
+  }
+  HWY_INLINE void Store(size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) const {
+    Blocks::Store(d, sink0, j, a0, a1, a2, a3);
+    Blocks::Store(d, sink1, j, b0, b1, b2, b3);
+  }
+};
+
+#if HWY_TARGET != HWY_SCALAR
+// bfloat16 source rows into sinks split by column phase, each load read as its even and odd
+// columns as CombineBFloat16Phases reads it.
+template <class D, int kPhases>
+struct BFloat16PhasesPairAccess {
+  using V = hn::Vec<D>;
+  D d;
+  const uint16_t* HWY_RESTRICT rows;
+  ptrdiff_t src_stride;
+  const RowSink<kPhases>& sink0;
+  const RowSink<kPhases>& sink1;
+
+  HWY_INLINE void Load(size_t j, size_t r, V& even0, V& odd0, V& even1, V& odd1) const {
+    const uint16_t* const row = rows + j + static_cast<ptrdiff_t>(r) * src_stride;
+    LoadBFloat16EvenOdd(d, row, even0, odd0);
+    LoadBFloat16EvenOdd(d, row + 2 * hn::Lanes(d), even1, odd1);
+  }
+  HWY_INLINE void Store(size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) const {
+    StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
+    StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
+  }
+};
+#endif
+
+// Whether a pair of kType rows into Sinks is bfloat16 read by phase (BFloat16PhasesPairAccess).
+template <DType kType, class Sink>
+inline constexpr bool kPhasedBFloat16Pair = kType == DType::kBFloat16 &&
+                                            (std::is_same_v<Sink, RowSink<2>> ||
+                                             std::is_same_v<Sink, RowSink<4>>);
+
+// The access of a pair of result rows into sink0 and sink1 from `rows`, src_stride apart.
+template <DType kType, class D, class Sink>
+HWY_INLINE auto PairAccess(D d, const Sink& sink0, const Sink& sink1,
+                           const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
+                           ptrdiff_t src_stride) {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (kPhasedBFloat16Pair<kType, Sink>) {
+    return BFloat16PhasesPairAccess<D, Sink::kPhaseCount>{d, rows, src_stride, sink0, sink1};
+  } else {
+    return BlockPairAccess<kType, D, Sink>{d, rows, src_stride, sink0, sink1};
+  }
+#else
+  return BlockPairAccess<kType, D, Sink>{d, rows, src_stride, sink0, sink1};
+#endif
+}
+
 // Two result rows whose runs have kCount taps each, the second starting kShift rows after the
 // first, over column blocks of 4 * lanes from column 0; returns the columns done. Every source row
-// of the union is loaded once per block for both sums (load_row(j, r, x0, x1, x2, x3): row r's
-// four vectors of the block at column j), and each sum sees its run's operations in Combine's
-// order, so its remaining columns go through CombineColumns for the same bits; store(j, a0..a3,
-// b0..b3) takes the two rows' sums. The rows of a 2x upsample come in such pairs (shift 0: rows
-// 2i + 1 and 2i + 2 read the same two rows), of its gradient too (shift 2), and a row of 128
-// floats cost more in set-up and loads than in arithmetic.
-template <int kCount, int kShift, class D, class LoadRow, class StoreSums>
+// of the union is loaded once per block for both sums (access.Load), and each sum sees its run's
+// operations in Combine's order, so its remaining columns go through CombineColumns for the same
+// bits; access.Store takes the two rows' sums. The rows of a 2x upsample come in such pairs (shift
+// 0: rows 2i + 1 and 2i + 2 read the same two rows), of its gradient too (shift 2), and a row of
+// 128 floats cost more in set-up and loads than in arithmetic.
+template <int kCount, int kShift, class D, class Access>
 HWY_INLINE size_t CombinePairBlocksWith(D d, size_t n, const float* HWY_RESTRICT weights0,
-                                        const float* HWY_RESTRICT weights1, const LoadRow& load_row,
-                                        const StoreSums& store) {
+                                        const float* HWY_RESTRICT weights1, const Access& access) {
   static_assert(kShift >= 0 && kCount >= 1 && kCount <= 4, "");
   const size_t lanes = hn::Lanes(d);
   hn::Vec<D> u0, u1, u2, u3, v0, v1, v2, v3;
@@ -616,7 +683,7 @@ HWY_INLINE size_t CombinePairBlocksWith(D d, size_t n, const float* HWY_RESTRICT
     auto a0 = hn::Zero(d), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
     for (int r = 0; r < kShift + kCount; ++r) {  // unrolled: kCount and kShift are constants
       hn::Vec<D> x0, x1, x2, x3;
-      load_row(j, r, x0, x1, x2, x3);
+      access.Load(j, static_cast<size_t>(r), x0, x1, x2, x3);
       if (r < kCount) {
         const auto u = r == 0 ? u0 : r == 1 ? u1 : r == 2 ? u2 : u3;
         a0 = r == 0 ? hn::Mul(u, x0) : hn::MulAdd(u, x0, a0);
@@ -633,68 +700,22 @@ HWY_INLINE size_t CombinePairBlocksWith(D d, size_t n, const float* HWY_RESTRICT
         b3 = k == 0 ? hn::Mul(v, x3) : hn::MulAdd(v, x3, b3);
       }
     }
-    store(j, a0, a1, a2, a3, b0, b1, b2, b3);
+    access.Store(j, a0, a1, a2, a3, b0, b1, b2, b3);
   }
   return j;
 }
 
-// The pair of rows above into two sinks, loaded and stored as Combine's blocks of four vectors
-// (ColumnBlocks).
-template <DType kType, int kCount, int kShift, class D, class Sink>
-HWY_INLINE size_t CombineRowPairBlocks(D d, const Sink& sink0, const Sink& sink1, size_t n,
-                                       const typename DTypeTraits<kType>::Storage* HWY_RESTRICT src,
-                                       ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
-                                       const float* HWY_RESTRICT weights1) {
-  using Blocks = ColumnBlocks<kType, D, Sink>;
-  using V = hn::Vec<D>;
-  return CombinePairBlocksWith<kCount, kShift>(
-      d, n, weights0, weights1,
-      [&](size_t j, int r, V& x0, V& x1, V& x2, V& x3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-        Blocks::Load(d, src + j + r * src_stride, x0, x1, x2, x3);
-      },
-      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-        Blocks::Store(d, sink0, j, a0, a1, a2, a3);
-        Blocks::Store(d, sink1, j, b0, b1, b2, b3);
-      });
-}
-
-#if HWY_TARGET != HWY_SCALAR
-// The pair of rows above from bfloat16 source rows into sinks split by column phase, each load
-// read as its even and odd columns as CombineBFloat16Phases reads it.
-template <int kCount, int kShift, int kPhases>
-HWY_INLINE size_t CombineBFloat16PhasesPair(const RowSink<kPhases>& sink0,
-                                            const RowSink<kPhases>& sink1, size_t n,
-                                            const uint16_t* HWY_RESTRICT src, ptrdiff_t src_stride,
-                                            const float* HWY_RESTRICT weights0,
-                                            const float* HWY_RESTRICT weights1) {
-  const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  const size_t lanes = hn::Lanes(d);
-  return CombinePairBlocksWith<kCount, kShift>(
-      d, n, weights0, weights1,
-      [&](size_t j, int r, V& even0, V& odd0, V& even1, V& odd1) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-        const uint16_t* const row = src + j + r * src_stride;
-        LoadBFloat16EvenOdd(d, row, even0, odd0);
-        LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
-      },
-      [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-        StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
-        StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
-      });
-}
-#endif
-
 // Two result rows whose runs have `count` taps (more than the pair loops above hold in
 // registers: each tap's weights are broadcast as it comes), the second starting `shift` rows (1
 // to count - 1) after the first, over whole blocks of 4 * lanes columns: each source row of the
-// union is loaded once per block for both sums (load_row(j, r, x0..x3)), each sum sees its run's
-// operations in Combine's order, store(j, a0..a3, b0..b3) takes both; `prefetch`, if given, is
-// issued between the blocks. Returns the columns done.
-template <class D, class LoadRow, class StoreSums>
+// union is loaded once per block for both sums (access.Load), each sum sees its run's operations
+// in Combine's order, access.Store takes both; `prefetch`, if given, is issued between the
+// blocks. Returns the columns done.
+template <class D, class Access>
 HWY_INLINE size_t CombineManyTapPairWith(D d, size_t n, const float* HWY_RESTRICT weights0,
                                          const float* HWY_RESTRICT weights1, size_t count,
                                          size_t shift, LinePrefetchQueue* prefetch,
-                                         const LoadRow& load_row, const StoreSums& store) {
+                                         const Access& access) {
   using V = hn::Vec<D>;
   const size_t block = 4 * hn::Lanes(d);
   const size_t quota = prefetch != nullptr ? prefetch->QuotaFor(n / block) : 0;
@@ -702,7 +723,7 @@ HWY_INLINE size_t CombineManyTapPairWith(D d, size_t n, const float* HWY_RESTRIC
   for (; j + block <= n; j += block) {
     if (prefetch != nullptr) prefetch->Issue(quota);
     V x0, x1, x2, x3;
-    load_row(j, size_t{0}, x0, x1, x2, x3);
+    access.Load(j, size_t{0}, x0, x1, x2, x3);
     const auto u0 = hn::Set(d, weights0[0]);
     V a0 = hn::Mul(u0, x0), a1 = hn::Mul(u0, x1), a2 = hn::Mul(u0, x2), a3 = hn::Mul(u0, x3);
     const auto add_to_first = [&](size_t r) ACLNN_UPSAMPLE_INLINE_LAMBDA {
@@ -714,10 +735,10 @@ HWY_INLINE size_t CombineManyTapPairWith(D d, size_t n, const float* HWY_RESTRIC
     };
     size_t r = 1;
     for (; r < shift; ++r) {
-      load_row(j, r, x0, x1, x2, x3);
+      access.Load(j, r, x0, x1, x2, x3);
       add_to_first(r);
     }
-    load_row(j, shift, x0, x1, x2, x3);
+    access.Load(j, shift, x0, x1, x2, x3);
     add_to_first(shift);
     const auto v0 = hn::Set(d, weights1[0]);
     V b0 = hn::Mul(v0, x0), b1 = hn::Mul(v0, x1), b2 = hn::Mul(v0, x2), b3 = hn::Mul(v0, x3);
@@ -729,15 +750,15 @@ HWY_INLINE size_t CombineManyTapPairWith(D d, size_t n, const float* HWY_RESTRIC
       b3 = hn::MulAdd(v, x3, b3);
     };
     for (r = shift + 1; r < count; ++r) {
-      load_row(j, r, x0, x1, x2, x3);
+      access.Load(j, r, x0, x1, x2, x3);
       add_to_first(r);
       add_to_second(r);
     }
     for (; r < count + shift; ++r) {
-      load_row(j, r, x0, x1, x2, x3);
+      access.Load(j, r, x0, x1, x2, x3);
       add_to_second(r);
     }
-    store(j, a0, a1, a2, a3, b0, b1, b2, b3);
+    access.Store(j, a0, a1, a2, a3, b0, b1, b2, b3);
   }
   return j;
 }
@@ -767,42 +788,44 @@ HWY_INLINE bool RowsStartOnMultiplesOf(size_t bytes, const Storage* src, ptrdiff
   return first_on && stride_of;
 }
 
+// Whether a pair of kType rows into Sinks, `rows` (row_count of them, src_stride apart) on, takes
+// the whole vectors that Combine takes for each row alone: on AVX-512, rows off a whole vector's
+// load take half vectors in Combine (bfloat16 rows split by phase excepted), so they do not pair.
+template <DType kType, class Sink>
+HWY_INLINE bool PairTakesWholeVectors(const typename DTypeTraits<kType>::Storage* rows,
+                                      ptrdiff_t src_stride, size_t row_count) {
+#if !HWY_HAVE_SCALABLE && HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<float> d;
+  if constexpr (!kPhasedBFloat16Pair<kType, Sink> && hn::MaxLanes(d) > 8) {
+    return RowsStartOnMultiplesOf(hn::Lanes(d) * sizeof(*rows), rows, src_stride, row_count);
+  }
+#endif
+  (void)rows;
+  (void)src_stride;
+  (void)row_count;
+  return true;
+}
+
 #if HWY_TARGET != HWY_SCALAR
 // Two result rows whose runs have `count` taps (2 to 4), the second's starting `shift` rows (0 to
 // 2) after the first's at `rows`, combined together into sink0 and sink1 where Combine would take
-// whole vectors for both: bfloat16 rows into phase-split sinks read as even and odd columns
-// (CombineBFloat16PhasesPair), others as Combine's blocks (CombineRowPairBlocks); the columns past
-// the last whole block go row by row. The same bits as a Combine per row. False, with nothing
-// written, where the rows take another form.
+// whole vectors for both (PairTakesWholeVectors), through CombinePairBlocksWith and the form's
+// PairAccess; the columns past the last whole block go row by row. The same bits as a Combine per
+// row. False, with nothing written, where the rows take another form.
 template <DType kType, class Sink>
 HWY_INLINE bool TryCombineRowPair(const Sink& sink0, const Sink& sink1, size_t n,
                                   const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
                                   ptrdiff_t src_stride, const float* HWY_RESTRICT weights0,
                                   const float* HWY_RESTRICT weights1, size_t count, size_t shift) {
-  using Storage = typename DTypeTraits<kType>::Storage;
   const hn::ScalableTag<float> d;
-  const size_t lanes = hn::Lanes(d);
-  if (count < 2 || count > 4 || shift > 2 || n < 4 * lanes || src_stride <= 0) return false;
-  constexpr bool kPhasedBFloat16 = kType == DType::kBFloat16 && (std::is_same_v<Sink, RowSink<2>> ||
-                                                                 std::is_same_v<Sink, RowSink<4>>);
-#if !HWY_HAVE_SCALABLE
-  // Rows off a whole vector's load take half vectors in Combine on AVX-512 (bfloat16 rows split by
-  // phase excepted).
-  if constexpr (!kPhasedBFloat16 && hn::MaxLanes(d) > 8) {
-    if (!RowsStartOnMultiplesOf(lanes * sizeof(Storage), rows, src_stride, count + shift)) {
-      return false;
-    }
+  if (count < 2 || count > 4 || shift > 2 || n < 4 * hn::Lanes(d) || src_stride <= 0 ||
+      !PairTakesWholeVectors<kType, Sink>(rows, src_stride, count + shift)) {
+    return false;
   }
-#endif
+  const auto access = PairAccess<kType>(d, sink0, sink1, rows, src_stride);
   const size_t j = ForRowPairShape(count, shift, [&](auto taps, auto offset) -> size_t {
-    constexpr int kCount = decltype(taps)::value, kShift = decltype(offset)::value;
-    if constexpr (kPhasedBFloat16) {
-      return CombineBFloat16PhasesPair<kCount, kShift>(sink0, sink1, n, rows, src_stride, weights0,
-                                                       weights1);
-    } else {
-      return CombineRowPairBlocks<kType, kCount, kShift>(d, sink0, sink1, n, rows, src_stride,
-                                                         weights0, weights1);
-    }
+    return CombinePairBlocksWith<decltype(taps)::value, decltype(offset)::value>(d, n, weights0,
+                                                                                 weights1, access);
   });
   CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
   CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,
@@ -813,9 +836,8 @@ HWY_INLINE bool TryCombineRowPair(const Sink& sink0, const Sink& sink1, size_t n
 
 #if HWY_TARGET != HWY_SCALAR
 // Two result rows whose runs have `count` taps (more than 4) and start `shift` rows apart (1 to
-// count - 1), together where whole blocks allow (CombineManyTapPairWith): bfloat16 rows into
-// sinks split by phase read as even and odd columns (as CombineBFloat16Phases reads them), others
-// as Combine's blocks; the rest row by row. The same bits as a Combine per row. False, with
+// count - 1), together where whole blocks allow (CombineManyTapPairWith, the form's PairAccess);
+// the rest row by row. The same bits as a Combine per row. False, with
 // nothing written, where the rows take another form.
 template <DType kType, class Sink>
 HWY_INLINE bool TryCombineManyTapPair(const Sink& sink0, const Sink& sink1, size_t n,
@@ -824,46 +846,12 @@ HWY_INLINE bool TryCombineManyTapPair(const Sink& sink0, const Sink& sink1, size
                                       const float* HWY_RESTRICT weights1, size_t count,
                                       size_t shift, LinePrefetchQueue* prefetch) {
   const hn::ScalableTag<float> d;
-  using V = hn::Vec<decltype(d)>;
-  const size_t lanes = hn::Lanes(d);
-  if (count <= 4 || shift < 1 || shift >= count || n < 4 * lanes || src_stride <= 0) {
+  if (count <= 4 || shift < 1 || shift >= count || n < 4 * hn::Lanes(d) || src_stride <= 0 ||
+      !PairTakesWholeVectors<kType, Sink>(rows, src_stride, count + shift)) {
     return false;
   }
-  constexpr bool kPhasedBFloat16 = kType == DType::kBFloat16 && (std::is_same_v<Sink, RowSink<2>> ||
-                                                                 std::is_same_v<Sink, RowSink<4>>);
-#if !HWY_HAVE_SCALABLE
-  // Rows off a whole vector's load take half vectors in Combine on AVX-512 (as TryCombineRowPair).
-  if constexpr (!kPhasedBFloat16 && hn::MaxLanes(d) > 8) {
-    if (!RowsStartOnMultiplesOf(lanes * sizeof(*rows), rows, src_stride, count + shift)) {
-      return false;
-    }
-  }
-#endif
-  size_t j = 0;
-  if constexpr (kPhasedBFloat16) {
-    j = CombineManyTapPairWith(
-        d, n, weights0, weights1, count, shift, prefetch,
-        [&](size_t j, size_t r, V& even0, V& odd0, V& even1, V& odd1) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-          const uint16_t* const row = rows + j + static_cast<ptrdiff_t>(r) * src_stride;
-          LoadBFloat16EvenOdd(d, row, even0, odd0);
-          LoadBFloat16EvenOdd(d, row + 2 * lanes, even1, odd1);
-        },
-        [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-          StoreEvenOddPhases(d, sink0, j, a0, a1, a2, a3);
-          StoreEvenOddPhases(d, sink1, j, b0, b1, b2, b3);
-        });
-  } else {
-    using Blocks = ColumnBlocks<kType, decltype(d), Sink>;
-    j = CombineManyTapPairWith(
-        d, n, weights0, weights1, count, shift, prefetch,
-        [&](size_t j, size_t r, V& x0, V& x1, V& x2, V& x3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-          Blocks::Load(d, rows + j + static_cast<ptrdiff_t>(r) * src_stride, x0, x1, x2, x3);
-        },
-        [&](size_t j, V a0, V a1, V a2, V a3, V b0, V b1, V b2, V b3) ACLNN_UPSAMPLE_INLINE_LAMBDA {
-          Blocks::Store(d, sink0, j, a0, a1, a2, a3);
-          Blocks::Store(d, sink1, j, b0, b1, b2, b3);
-        });
-  }
+  const size_t j = CombineManyTapPairWith(d, n, weights0, weights1, count, shift, prefetch,
+                                          PairAccess<kType>(d, sink0, sink1, rows, src_stride));
   if (prefetch != nullptr) prefetch->IssueAll();
   CombineColumns<kType>(d, sink0, j, n, rows, src_stride, weights0, count);
   CombineColumns<kType>(d, sink1, j, n, rows + static_cast<ptrdiff_t>(shift) * src_stride,

@@ -1517,10 +1517,17 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 //   AVX-512. AVX2's sweeps had been 4-8 % ahead of AVX-512's on case 22 (session 45).
 inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
 
+// `rows`: the first run's first row. Asked before the prefetcher is asked for the second row's
+// lines, so that a refused pair (rows off a whole vector's load, PairTakesWholeVectors) keeps its
+// prefetches spread over the first row's blocks.
 template <DType kType, int kPhases>
-bool PairsManyTapRows(size_t n, size_t count, ptrdiff_t src_stride) {
+bool PairsManyTapRows(size_t n, size_t count, size_t shift,
+                      const typename DTypeTraits<kType>::Storage* rows, ptrdiff_t src_stride) {
   using Storage = typename DTypeTraits<kType>::Storage;
-  if (count <= 4 || n * sizeof(Storage) > kManyTapPairMaxRowBytes) return false;
+  if (count <= 4 || shift < 1 || n * sizeof(Storage) > kManyTapPairMaxRowBytes ||
+      !PairTakesWholeVectors<kType, RowSink<kPhases>>(rows, src_stride, count + shift)) {
+    return false;
+  }
   if constexpr (kType == DType::kBFloat16 && kPhases > 1) return true;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   if constexpr (kType == DType::kFloat32) return UseManyTapForm(count, src_stride, sizeof(float));
@@ -1554,40 +1561,40 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
     const int32_t count = count_of(i);
     LinePrefetchQueue* const prefetch = count > 0 ? prefetcher.Ahead(i) : nullptr;
     const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
+    const Storage* const run_rows = rows0 + row * src_stride;
     const RowSink<kPhases> sink{scratch + r * row_floats, phase_length};
     const float* const weights = runs.weights + runs.weight_offset[i];
 #if HWY_TARGET != HWY_SCALAR
-    if (r + 1 < rows && count_of(i + 1) == count && runs.first[i + 1] > runs.first[i] &&
-        PairsManyTapRows<kType, kPhases>(n, static_cast<size_t>(count), src_stride)) {
-      // The queue of row i + 1's rows is row i's, extended.
-      LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
-      if (TryCombineManyTapPair<kType>(
-              sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
-              rows0 + row * src_stride, src_stride, weights,
-              runs.weights + runs.weight_offset[i + 1], static_cast<size_t>(count),
-              static_cast<size_t>(runs.first[i + 1] - runs.first[i]),
-              prefetch != nullptr ? prefetch : next)) {
+    // Row i + 1 with as many taps, its run starting within row i's.
+    if (r + 1 < rows && count > 0 && count_of(i + 1) == count &&
+        runs.first[i + 1] >= runs.first[i] && runs.first[i + 1] - runs.first[i] < count) {
+      const auto taps = static_cast<size_t>(count);
+      const auto shift = static_cast<size_t>(runs.first[i + 1] - runs.first[i]);
+      const RowSink<kPhases> next_sink{scratch + (r + 1) * row_floats, phase_length};
+      const float* const next_weights = runs.weights + runs.weight_offset[i + 1];
+      if (PairsManyTapRows<kType, kPhases>(n, taps, shift, run_rows, src_stride)) {
+        // The queue of row i + 1's rows is row i's, extended.
+        LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
+        if (TryCombineManyTapPair<kType>(sink, next_sink, n, run_rows, src_stride, weights,
+                                         next_weights, taps, shift,
+                                         prefetch != nullptr ? prefetch : next)) {
+          ++r;
+          continue;
+        }
+        if (next != nullptr) next->IssueAll();
+      }
+#if !HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3
+      if (prefetch == nullptr && TryCombineRowPair<kType>(sink, next_sink, n, run_rows, src_stride,
+                                                          weights, next_weights, taps, shift)) {
+        LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
+        if (next != nullptr) next->IssueAll();
         ++r;
         continue;
       }
-      if (next != nullptr) next->IssueAll();
+#endif
     }
 #endif
-#if HWY_TARGET != HWY_SCALAR && (!HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3)
-    if (prefetch == nullptr && r + 1 < rows && count > 0 && count_of(i + 1) == count &&
-        runs.first[i + 1] >= runs.first[i] && runs.first[i + 1] - runs.first[i] < count &&
-        TryCombineRowPair<kType>(
-            sink, RowSink<kPhases>{scratch + (r + 1) * row_floats, phase_length}, n,
-            rows0 + row * src_stride, src_stride, weights, runs.weights + runs.weight_offset[i + 1],
-            static_cast<size_t>(count), static_cast<size_t>(runs.first[i + 1] - runs.first[i]))) {
-      LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
-      if (next != nullptr) next->IssueAll();
-      ++r;
-      continue;
-    }
-#endif
-    Combine<kType>(sink, n, rows0 + row * src_stride, src_stride, weights,
-                   static_cast<size_t>(count), prefetch);
+    Combine<kType>(sink, n, run_rows, src_stride, weights, static_cast<size_t>(count), prefetch);
   }
 }
 
