@@ -1511,29 +1511,22 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 //   planes (case 26) 1.06-1.09x faster at one thread, 1.03-1.09x at two (AVX2 1.04-1.09, SSE4
 //   1.00-1.05), 640-1024 wide 1.03-1.08x, the 2x one 1.08-1.09x; but 1280-1792 wide 0.90-0.96
 //   (2048 wide 1.2x): rows of at most 2 KiB pair.
-// - float32 rows of the many-tap form (UseManyTapForm), in place of its sweeps: on AVX-512 (whole
-//   vectors) case 22 1.04-1.05x faster, 256 wide 1.18-1.23x, but 1024 wide 0.94
-//   (rows of at most 2 KiB pair); on AVX2 (16 registers) case 22 0.82, so x86 pairs them only on
-//   AVX-512. AVX2's sweeps had been 4-8 % ahead of AVX-512's on case 22 (session 45).
+// - float32 rows of the many-tap form (UseManyTapForm) keep its sweeps, which read one row at a
+//   time. Paired in whole vectors on AVX-512 (session 46) they ran case 22 1.04-1.05x faster on 4
+//   KiB pages, but with the tensors on huge pages (session 47, aclrtMalloc) the sweeps streamed
+//   better: paired, case 3 (the 8x align-corners bilinear gradient: 16-tap runs of 512-wide rows)
+//   ran 1.06-1.08x slower at two threads and 1.14 at one, case 22 1.08-1.12x and 1.20x (on 4 KiB
+//   pages case 3 1.05x and 1.16x, case 22 0.99x and 1.04x); only planes in cache gained (one 256 x
+//   256 -> 64 x 64 plane 0.85-0.94). On AVX2 (16 registers) paired rows had run case 22 0.82.
 inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
 
-// `rows`: the first run's first row. Asked before the prefetcher is asked for the second row's
-// lines, so that a refused pair (rows off a whole vector's load, PairTakesWholeVectors) keeps its
-// prefetches spread over the first row's blocks.
+// Such rows take whole vectors on every target (PairTakesWholeVectors), so a pair asked for is
+// never refused after the prefetcher has been asked for the second row's lines.
 template <DType kType, int kPhases>
-bool PairsManyTapRows(size_t n, size_t count, size_t shift,
-                      const typename DTypeTraits<kType>::Storage* rows, ptrdiff_t src_stride) {
+bool PairsManyTapRows(size_t n, size_t count, size_t shift) {
   using Storage = typename DTypeTraits<kType>::Storage;
-  if (count <= 4 || shift < 1 || n * sizeof(Storage) > kManyTapPairMaxRowBytes ||
-      !PairTakesWholeVectors<kType, RowSink<kPhases>>(rows, src_stride, count + shift)) {
-    return false;
-  }
-  if constexpr (kType == DType::kBFloat16 && kPhases > 1) return true;
-#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  if constexpr (kType == DType::kFloat32) return UseManyTapForm(count, src_stride, sizeof(float));
-#endif
-  (void)src_stride;
-  return false;
+  return kType == DType::kBFloat16 && kPhases > 1 && count > 4 && shift >= 1 &&
+         n * sizeof(Storage) <= kManyTapPairMaxRowBytes;
 }
 
 // The H pass of a row group of CombineThenGatherRows: result rows [begin, begin + rows) into
@@ -1572,7 +1565,7 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
       const auto shift = static_cast<size_t>(runs.first[i + 1] - runs.first[i]);
       const RowSink<kPhases> next_sink{scratch + (r + 1) * row_floats, phase_length};
       const float* const next_weights = runs.weights + runs.weight_offset[i + 1];
-      if (PairsManyTapRows<kType, kPhases>(n, taps, shift, run_rows, src_stride)) {
+      if (PairsManyTapRows<kType, kPhases>(n, taps, shift)) {
         // The queue of row i + 1's rows is row i's, extended.
         LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
         if (TryCombineManyTapPair<kType>(sink, next_sink, n, run_rows, src_stride, weights,
