@@ -1541,7 +1541,12 @@ bool PairsManyTapRows(size_t n, size_t count, size_t shift) {
 // weights want its 32 registers; with 16 (AVX2) the 2x bfloat16 gradients ran 1.03-1.05x slower in
 // cache paired. Rows that share no source row (a 2x nearest gradient's: 2 taps, 2 apart) go
 // alone: paired they ran 1.10x slower in cache on AVX-512 (session 46; cases 30 and 33 from
-// memory 1.00-1.04). Runs of more taps pair where PairsManyTapRows says.
+// memory 1.00-1.04). Float32 rows go alone too: with the tensors on huge pages (session 47,
+// in-process, both orders) paired 2x bilinear gradients and AA forwards of 256-1024-wide rows ran
+// 1.03-1.15x slower at two threads than alone (case 36 1.15x, at one thread 1.19x), 96 wide
+// 1.05x; only 128 wide (cases 1, 28) gained, 1-4 %. 16-bit rows paired ran 0.92-0.97x of their
+// time alone up to 512-byte rows (cases 5, 6), 1.00-1.02x at 1-2 KiB. Runs of more taps pair
+// where PairsManyTapRows says.
 template <DType kType, int kPhases>
 void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* src,
                     ptrdiff_t src_stride, int64_t src_row0, size_t n, size_t phase_length,
@@ -1577,8 +1582,9 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
         if (next != nullptr) next->IssueAll();
       }
 #if !HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3
-      if (prefetch == nullptr && TryCombineRowPair<kType>(sink, next_sink, n, run_rows, src_stride,
-                                                          weights, next_weights, taps, shift)) {
+      if (kType != DType::kFloat32 && prefetch == nullptr &&
+          TryCombineRowPair<kType>(sink, next_sink, n, run_rows, src_stride, weights, next_weights,
+                                   taps, shift)) {
         LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
         if (next != nullptr) next->IssueAll();
         ++r;
