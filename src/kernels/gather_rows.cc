@@ -1545,7 +1545,7 @@ bool PairsManyTapRows(size_t n, size_t count, size_t shift) {
 // in-process, both orders) paired 2x bilinear gradients and AA forwards of 256-1024-wide rows ran
 // 1.03-1.15x slower at two threads than alone (case 36 1.15x, at one thread 1.19x), 96 wide
 // 1.05x; only 128 wide (cases 1, 28) gained, 1-4 %. 16-bit rows paired ran 0.92-0.97x of their
-// time alone up to 512-byte rows (cases 5, 6), 1.00-1.02x at 1-2 KiB. Runs of more taps pair
+// time alone up to 512-byte rows (cases 5, 6), 0.97-1.02x at 1-2 KiB. Runs of more taps pair
 // where PairsManyTapRows says.
 template <DType kType, int kPhases>
 void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* src,
