@@ -648,21 +648,19 @@ inline constexpr bool kPhasedBFloat16Pair = kType == DType::kBFloat16 &&
                                             (std::is_same_v<Sink, RowSink<2>> ||
                                              std::is_same_v<Sink, RowSink<4>>);
 
+#if HWY_TARGET != HWY_SCALAR  // the pairs' only callers (TryCombineRowPair, TryCombineManyTapPair)
 // The access of a pair of result rows into sink0 and sink1 from `rows`, src_stride apart.
 template <DType kType, class D, class Sink>
 HWY_INLINE auto PairAccess(D d, const Sink& sink0, const Sink& sink1,
                            const typename DTypeTraits<kType>::Storage* HWY_RESTRICT rows,
                            ptrdiff_t src_stride) {
-#if HWY_TARGET != HWY_SCALAR
   if constexpr (kPhasedBFloat16Pair<kType, Sink>) {
     return BFloat16PhasesPairAccess<D, Sink::kPhaseCount>{d, rows, src_stride, sink0, sink1};
   } else {
     return BlockPairAccess<kType, D, Sink>{d, rows, src_stride, sink0, sink1};
   }
-#else
-  return BlockPairAccess<kType, D, Sink>{d, rows, src_stride, sink0, sink1};
-#endif
 }
+#endif
 
 // Two result rows whose runs have kCount taps each, the second starting kShift rows after the
 // first, over column blocks of 4 * lanes from column 0; returns the columns done. Every source row

@@ -1520,8 +1520,9 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 //   256 -> 64 x 64 plane 0.85-0.94). On AVX2 (16 registers) paired rows had run case 22 0.82.
 inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
 
-// Such rows take whole vectors on every target (PairTakesWholeVectors), so a pair asked for is
-// never refused after the prefetcher has been asked for the second row's lines.
+// Such rows take whole vectors on every target (PairTakesWholeVectors), so once the prefetcher has
+// been asked for the second row's lines, TryCombineManyTapPair refuses only rows shorter than one
+// column block.
 template <DType kType, int kPhases>
 bool PairsManyTapRows(size_t n, size_t count, size_t shift) {
   using Storage = typename DTypeTraits<kType>::Storage;
@@ -1563,8 +1564,8 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
     const RowSink<kPhases> sink{scratch + r * row_floats, phase_length};
     const float* const weights = runs.weights + runs.weight_offset[i];
 #if HWY_TARGET != HWY_SCALAR
-    // Row i + 1 with as many taps, its run starting within row i's.
-    if (r + 1 < rows && count > 0 && count_of(i + 1) == count &&
+    // Row i + 1 with as many taps, its run starting within row i's (float32 rows go alone).
+    if (kType != DType::kFloat32 && r + 1 < rows && count > 0 && count_of(i + 1) == count &&
         runs.first[i + 1] >= runs.first[i] && runs.first[i + 1] - runs.first[i] < count) {
       const auto taps = static_cast<size_t>(count);
       const auto shift = static_cast<size_t>(runs.first[i + 1] - runs.first[i]);
@@ -1582,9 +1583,8 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
         if (next != nullptr) next->IssueAll();
       }
 #if !HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3
-      if (kType != DType::kFloat32 && prefetch == nullptr &&
-          TryCombineRowPair<kType>(sink, next_sink, n, run_rows, src_stride, weights, next_weights,
-                                   taps, shift)) {
+      if (prefetch == nullptr && TryCombineRowPair<kType>(sink, next_sink, n, run_rows, src_stride,
+                                                          weights, next_weights, taps, shift)) {
         LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
         if (next != nullptr) next->IssueAll();
         ++r;
