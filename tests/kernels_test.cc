@@ -1875,11 +1875,12 @@ struct FusedCase {
   PeriodicInterior periodic;
 };
 
+// `src_stride`: elements between source rows; 0 gives rows with padding between them.
 void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uint32_t seed,
-                                            const std::string& label) {
+                                            const std::string& label, ptrdiff_t src_stride = 0) {
   const int64_t out_h = c.height.source_size, out_w = c.width.source_size;
   const int64_t in_h = c.height.result_size, in_w = c.width.result_size;
-  const ptrdiff_t src_stride = out_w + 3;  // rows with padding between them
+  if (src_stride == 0) src_stride = out_w + 3;
   std::mt19937 rng(seed);
   std::vector<uint16_t> halves(static_cast<size_t>(out_h * src_stride));
   std::vector<float> floats(halves.size());
@@ -2042,16 +2043,22 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
     }
   }
   if (lanes > 1) EXPECT_GT(blocked_cases, 0);
+  // Bicubic AA H runs over a 2x bilinear gradient's W pass (a uniform interior of stride 2: H-pass
+  // rows split by phase, in bfloat16 by that form's own loop).
+  const auto split_rows_case = [&](const AxisSpec& w_spec, const AxisSpec& h_spec) {
+    FusedCase c;
+    c.width = Transpose(BuildBilinearAxis(w_spec));
+    c.height = Transpose(BuildBicubicAAAxis(h_spec));
+    c.uniform = FindUniformInterior(c.width, MinUniformInteriorLength(lanes),
+                                    kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+    return c;
+  };
   // Runs of 29-32 rows, far enough apart for Combine's many-tap form (the H pass of an 8x
   // upscale's gradient, rows of 303 elements): the queued prefetches are issued between column
   // blocks, and the two passes it is checked against prefetch nothing.
   for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
-    FusedCase c;
-    c.width = Transpose(BuildBilinearAxis(AxisSpec{150, 300, false, 0.0}));
-    c.height = Transpose(BuildBicubicAAAxis(AxisSpec{8, 64, false, 0.0}));
-    // A W pass of stride 2: H-pass rows split by phase, in bfloat16 by that form's own loop.
-    c.uniform = FindUniformInterior(c.width, MinUniformInteriorLength(lanes),
-                                    kernels::kMaxUniformStride, kernels::kMaxUniformTaps);
+    const FusedCase c =
+        split_rows_case(AxisSpec{150, 300, false, 0.0}, AxisSpec{8, 64, false, 0.0});
     if (lanes > 1) ASSERT_EQ(c.uniform.stride, 2);
     int32_t most_taps = 0;
     for (int64_t i = 0; i < c.height.result_size; ++i) {
@@ -2059,6 +2066,19 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
     }
     ASSERT_GE(most_taps, 16) << "the case no longer has many taps";
     CheckCombineThenGatherMatchesTwoPasses(c, dtype, 77, "many taps");
+  }
+  // bfloat16 rows wider than 2 KiB pair their many-tap runs only where the rows lie a whole
+  // number of 4 KiB apart (PairsManyTapRows): 2080 columns (past the 2 KiB line, and not a whole
+  // number of column blocks) 8 KiB apart, against the same rows 3 elements further apart, which
+  // go alone. A 4x bicubic AA downscale's runs: 16 taps, 4 rows apart.
+  {
+    const FusedCase c =
+        split_rows_case(AxisSpec{1040, 2080, false, 0.0}, AxisSpec{12, 48, false, 0.0});
+    if (lanes > 1) ASSERT_EQ(c.uniform.stride, 2);
+    for (const ptrdiff_t stride : {ptrdiff_t{4096}, ptrdiff_t{2083}}) {
+      CheckCombineThenGatherMatchesTwoPasses(
+          c, DType::kBFloat16, 78, "wide rows " + std::to_string(stride) + " apart", stride);
+    }
   }
 }
 

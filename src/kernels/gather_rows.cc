@@ -1510,7 +1510,13 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 // - bfloat16 rows split by phase (which have no sweep form): the 4x bicubic AA forward of 512-wide
 //   planes (case 26) 1.06-1.09x faster at one thread, 1.03-1.09x at two (AVX2 1.04-1.09, SSE4
 //   1.00-1.05), 640-1024 wide 1.03-1.08x, the 2x one 1.08-1.09x; but 1280-1792 wide 0.90-0.96
-//   (2048 wide 1.2x): rows of at most 2 KiB pair.
+//   (2048 wide 1.2x): rows of at most 2 KiB pair. Wider rows pair where they lie a whole number of
+//   L1 ways apart (kL1WayBytes): then every row of a run falls in one L1 set, more rows than the
+//   set has ways, so a row's pass finds its lines gone, and a pair makes half the passes. Session
+//   48 (in-process, both orders, 2 threads), paired over alone: the 4x bicubic AA forward of 2048,
+//   4096 and 6144-wide planes 1.30-1.34, 1.31 and 1.20x faster (AVX2 1.22, 1.18; SSE4 1.22,
+//   1.21), the 2x one 1.08-1.10x (AVX2 1.11, SSE4 1.02); the 8x one and the 4x bilinear AA
+//   0.99-1.01x; off the way, 1984 and 2112 wide read 1.01-1.02 and 3072 (6 KiB: two sets) 1.00.
 // - float32 rows of the many-tap form (UseManyTapForm) keep its sweeps, which read one row at a
 //   time. Paired in whole vectors on AVX-512 (session 46) they ran case 22 1.04-1.05x faster on 4
 //   KiB pages, but with the tensors on huge pages (session 47, aclrtMalloc) the sweeps streamed
@@ -1519,15 +1525,21 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 //   pages case 3 1.05x and 1.16x, case 22 0.99x and 1.04x); only planes in cache gained (one 256 x
 //   256 -> 64 x 64 plane 0.85-0.94). On AVX2 (16 registers) paired rows had run case 22 0.82.
 inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
+// One way of the L1 data cache: 64 sets of 64-byte lines on every x86 core of this decade (Zen 2-5
+// 32 KiB in 8 ways, Intel since Sunny Cove 48 KiB in 12), so addresses this many bytes apart
+// share a set.
+inline constexpr size_t kL1WayBytes = 4096;
 
 // Such rows take whole vectors on every target (PairTakesWholeVectors), so once the prefetcher has
 // been asked for the second row's lines, TryCombineManyTapPair refuses only rows shorter than one
-// column block.
+// column block. `src_stride`: elements from one source row to the next.
 template <DType kType, int kPhases>
-bool PairsManyTapRows(size_t n, size_t count, size_t shift) {
+bool PairsManyTapRows(size_t n, size_t count, size_t shift, ptrdiff_t src_stride) {
   using Storage = typename DTypeTraits<kType>::Storage;
-  return kType == DType::kBFloat16 && kPhases > 1 && count > 4 && shift >= 1 &&
-         n * sizeof(Storage) <= kManyTapPairMaxRowBytes;
+  if (kType != DType::kBFloat16 || kPhases == 1 || count <= 4 || shift < 1) return false;
+  // Unsigned, so that no stride overflows; modulo 2^64 is exact modulo kL1WayBytes.
+  const size_t stride_bytes = static_cast<size_t>(src_stride) * sizeof(Storage);
+  return n * sizeof(Storage) <= kManyTapPairMaxRowBytes || stride_bytes % kL1WayBytes == 0;
 }
 
 // The H pass of a row group of CombineThenGatherRows: result rows [begin, begin + rows) into
@@ -1571,7 +1583,7 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
       const auto shift = static_cast<size_t>(runs.first[i + 1] - runs.first[i]);
       const RowSink<kPhases> next_sink{scratch + (r + 1) * row_floats, phase_length};
       const float* const next_weights = runs.weights + runs.weight_offset[i + 1];
-      if (PairsManyTapRows<kType, kPhases>(n, taps, shift)) {
+      if (PairsManyTapRows<kType, kPhases>(n, taps, shift, src_stride)) {
         // The queue of row i + 1's rows is row i's, extended.
         LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
         if (TryCombineManyTapPair<kType>(sink, next_sink, n, run_rows, src_stride, weights,
