@@ -1527,7 +1527,7 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
 // One way of the L1 data cache: 64 sets of 64-byte lines on every x86 core of this decade (Zen 2-5
 // 32 KiB in 8 ways, Intel since Sunny Cove 48 KiB in 12), so addresses this many bytes apart
-// share a set.
+// share a set. Other CPUs take the same line unmeasured (a pair costs no bits, only its speed).
 inline constexpr size_t kL1WayBytes = 4096;
 
 // Such rows take whole vectors on every target (PairTakesWholeVectors), so once the prefetcher has
