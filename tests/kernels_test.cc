@@ -1882,8 +1882,15 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
   const int64_t in_h = c.height.result_size, in_w = c.width.result_size;
   if (src_stride == 0) src_stride = out_w + 3;
   std::mt19937 rng(seed);
-  std::vector<uint16_t> halves(static_cast<size_t>(out_h * src_stride));
-  std::vector<float> floats(halves.size());
+  // 16-bit rows from a cache line on, as the engine's tensors lie (aclrtMalloc), so that rows a
+  // whole number of vectors apart take the forms that want whole-vector loads (float16 pairs on
+  // AVX-512); float32 rows keep std::vector's alignment, which is off a 64-byte vector's.
+  const auto elements = static_cast<size_t>(out_h * src_stride);
+  std::vector<uint16_t> halves_storage(elements + 32);
+  const size_t line_offset =
+      (64 - reinterpret_cast<uintptr_t>(halves_storage.data()) % 64) % 64 / sizeof(uint16_t);
+  uint16_t* const halves = halves_storage.data() + line_offset;
+  std::vector<float> floats(elements);
   for (size_t i = 0; i < floats.size(); ++i) {
     float v = std::normal_distribution<float>()(rng);
     if (i % 97 == 5) v = NAN;
@@ -1894,7 +1901,7 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
                                            : BFloat16ToFloat(halves[i]);
   }
   const void* source = dtype == DType::kFloat32 ? static_cast<const void*>(floats.data())
-                                                : static_cast<const void*>(halves.data());
+                                                : static_cast<const void*>(halves);
   const kernels::GatherAxis gather = MakeGatherAxis(c.width, &c.uniform, &c.blocked, &c.periodic);
   const kernels::RowRuns runs{c.height.first.data(), c.height.weight_offset.data(),
                               c.height.weights.data()};
@@ -2056,7 +2063,7 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   // Runs of 29-32 rows, far enough apart for Combine's many-tap form (the H pass of an 8x
   // upscale's gradient, rows of 303 elements): the queued prefetches are issued between column
   // blocks, and the two passes it is checked against prefetch nothing.
-  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const FusedCase c =
         split_rows_case(AxisSpec{150, 300, false, 0.0}, AxisSpec{8, 64, false, 0.0});
     if (lanes > 1) ASSERT_EQ(c.uniform.stride, 2);
@@ -2070,14 +2077,18 @@ TEST_P(KernelsOnEveryTarget, CombineThenGatherRowsMatchesTheTwoPassesBitwise) {
   // bfloat16 rows wider than 2 KiB pair their many-tap runs only where the rows lie a whole
   // number of 4 KiB apart (PairsManyTapRows): 2080 columns (past the 2 KiB line, and not a whole
   // number of column blocks) 8 KiB apart, against the same rows 3 elements further apart, which
-  // go alone. A 4x bicubic AA downscale's runs: 16 taps, 4 rows apart.
+  // go alone. float16 rows pair at any width (but on AVX2), and on AVX-512 only where they start
+  // on whole vectors: the first stride, not the second. A 4x bicubic AA downscale's runs: 16 taps,
+  // 4 rows apart.
   {
     const FusedCase c =
         split_rows_case(AxisSpec{1040, 2080, false, 0.0}, AxisSpec{12, 48, false, 0.0});
     if (lanes > 1) ASSERT_EQ(c.uniform.stride, 2);
-    for (const ptrdiff_t stride : {ptrdiff_t{4096}, ptrdiff_t{2083}}) {
-      CheckCombineThenGatherMatchesTwoPasses(
-          c, DType::kBFloat16, 78, "wide rows " + std::to_string(stride) + " apart", stride);
+    for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+      for (const ptrdiff_t stride : {ptrdiff_t{4096}, ptrdiff_t{2083}}) {
+        CheckCombineThenGatherMatchesTwoPasses(
+            c, dtype, 78, "wide rows " + std::to_string(stride) + " apart", stride);
+      }
     }
   }
 }

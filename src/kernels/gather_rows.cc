@@ -1524,19 +1524,32 @@ void GatherPixelRowsImpl(const GatherAxis& axis, size_t channels, size_t rows, c
 //   ran 1.06-1.08x slower at two threads and 1.14 at one, case 22 1.08-1.12x and 1.20x (on 4 KiB
 //   pages case 3 1.05x and 1.16x, case 22 0.99x and 1.04x); only planes in cache gained (one 256 x
 //   256 -> 64 x 64 plane 0.85-0.94). On AVX2 (16 registers) paired rows had run case 22 0.82.
+// - float16 rows pair at any width, split by phase or not, except on AVX2: their form alone is
+//   the many-tap sweep, which converts each source vector once per tap (in software on SSE4 and
+//   SSSE3, which lack F16C), where a pair converts each row of the union once per block. Session
+//   49 (in-process, both orders, 2 threads), paired over alone: the 4x bicubic AA forward of
+//   512-wide planes (case 26's shape) 1.06-1.10x faster on AVX-512, 1.26x on SSE4, 1.29x on SSSE3;
+//   1024-4096 wide 1.06-1.20x (SSE4 1.20-1.27); the 2x one 1.07-1.11x (SSE4 1.25); H only (512 ->
+//   128 rows of 512 and 1024) 1.07-1.08x (SSE4 1.18-1.22); the 8x one 1.00-1.01x, the 4x bilinear
+//   AA 1.00 (SSE4 1.10). On AVX2 (16 registers, F16C) the same cases ran 0.94-0.99x, H only
+//   1.01-1.03x.
 inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
 // One way of the L1 data cache: 64 sets of 64-byte lines on every x86 core of this decade (Zen 2-5
 // 32 KiB in 8 ways, Intel since Sunny Cove 48 KiB in 12), so addresses this many bytes apart
 // share a set. Other CPUs take the same line unmeasured (a pair costs no bits, only its speed).
 inline constexpr size_t kL1WayBytes = 4096;
 
-// Such rows take whole vectors on every target (PairTakesWholeVectors), so once the prefetcher has
-// been asked for the second row's lines, TryCombineManyTapPair refuses only rows shorter than one
-// column block. `src_stride`: elements from one source row to the next.
+// bfloat16 rows split by phase take whole vectors on every target (PairTakesWholeVectors), so
+// once the prefetcher has been asked for the second row's lines, TryCombineManyTapPair refuses
+// them only when shorter than one column block; float16 rows also when they lie off a whole
+// vector's load on AVX-512 (the caller then issues the second row's lines at once). `src_stride`:
+// elements from one source row to the next.
 template <DType kType, int kPhases>
 bool PairsManyTapRows(size_t n, size_t count, size_t shift, ptrdiff_t src_stride) {
   using Storage = typename DTypeTraits<kType>::Storage;
-  if (kType != DType::kBFloat16 || kPhases == 1 || count <= 4 || shift < 1) return false;
+  if (count <= 4 || shift < 1) return false;
+  if constexpr (kType == DType::kFloat16) return !(HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2);
+  if (kType != DType::kBFloat16 || kPhases == 1) return false;
   // Unsigned, so that no stride overflows; modulo 2^64 is exact modulo kL1WayBytes.
   const size_t stride_bytes = static_cast<size_t>(src_stride) * sizeof(Storage);
   return n * sizeof(Storage) <= kManyTapPairMaxRowBytes || stride_bytes % kL1WayBytes == 0;
