@@ -590,10 +590,12 @@ TEST_P(KernelsOnEveryTarget, CombineRowPairFromMatchesTwoCombineRowsFrom) {
 // bits of a CombineRowsFrom call per row, for every dtype, widths around the vectors and the
 // chunk, runs of the many-tap form (17 rows of more than 16 KiB), short runs and empty ones, any
 // row range, NaN and Inf included, and nothing written past a row's n columns; with the rows
-// ahead prefetched (a next group given) and without.
+// ahead prefetched (a next group given) and without. Rows 0 and 1 (17 taps, 4 apart) and 7 and 8
+// (6 taps, 1 apart) pair where the target pairs (kPairsRowGroupRuns) and no row prefetches; on
+// AVX-512 only rows on whole vectors pair, hence rows on cache lines as well as off them.
 TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
-  const std::vector<int32_t> first = {0, 4, 0, 8, 12, 2, 3};
-  const std::vector<int32_t> counts = {17, 17, 0, 3, 1, 17, 2};
+  const std::vector<int32_t> first = {0, 4, 0, 8, 12, 2, 3, 1, 2};
+  const std::vector<int32_t> counts = {17, 17, 0, 3, 1, 17, 2, 6, 6};
   std::vector<int32_t> weight_offset = {0};
   for (int32_t count : counts) weight_offset.push_back(weight_offset.back() + count);
   const std::vector<float> weights = Random(static_cast<size_t>(weight_offset.back()), 61);
@@ -604,47 +606,61 @@ TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
     const size_t elem = DTypeSize(dtype);
     const size_t chunk = kernels::kRowChunkBytes / elem;
+    const size_t line_elements = kernels::kCacheLineBytes / elem;
     for (size_t n : {size_t{1}, lanes - 1, lanes, 4 * lanes + 1, chunk - 1, chunk, chunk + 1,
                      2 * chunk + 3 * lanes + 5}) {
       if (n == 0) continue;
-      const auto stride = static_cast<ptrdiff_t>(n + 5);
-      RowsInDType rows = RandomRowsIn(dtype, source_rows * stride, rng);
-      rows.floats[9 * stride + n / 2] = NAN;  // in the runs of rows 0, 1, 3 and 5
-      rows.halves[9 * stride + n / 2] = 0x7FC0;
-      rows.floats[3 * stride + n - 1] = -INFINITY;
-      rows.halves[3 * stride + n - 1] = dtype == DType::kFloat16 ? 0xFC00 : 0xFF80;
-      const char* const storage = dtype == DType::kFloat32
-                                      ? reinterpret_cast<const char*>(rows.floats.data())
-                                      : reinterpret_cast<const char*>(rows.halves.data());
-      const auto dst_stride = static_cast<ptrdiff_t>(n + 7);
-      for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, 7}, {1, 4}, {5, 7}, {2, 3}}) {
-        // Source rows from the range's first row with a run on, as a band passes them.
-        int64_t row0 = static_cast<int64_t>(source_rows);
-        for (size_t i = begin; i < end; ++i) {
-          if (counts[i] > 0) row0 = std::min<int64_t>(row0, first[i]);
-        }
-        for (const bool prefetch : {false, true}) {
-          kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
-          tuning.prefetch_row_group_chunks = prefetch;
-          kernels::OverrideTuning(tuning);
-          std::vector<float> actual((end - begin) * static_cast<size_t>(dst_stride), 777.0f);
-          kernels::CombineRowGroupFrom(runs, begin, end, dtype, storage + row0 * stride * elem,
-                                       stride, row0, n, actual.data(), dst_stride,
-                                       std::min(counts.size(), end + 2));
-          std::vector<float> expected(n);
+      for (const bool on_lines : {false, true}) {
+        const auto stride = static_cast<ptrdiff_t>(
+            on_lines ? (n + line_elements - 1) / line_elements * line_elements : n + 5);
+        RowsInDType rows = RandomRowsIn(dtype, source_rows * stride + line_elements, rng);
+        const char* const storage = dtype == DType::kFloat32
+                                        ? reinterpret_cast<const char*>(rows.floats.data())
+                                        : reinterpret_cast<const char*>(rows.halves.data());
+        // Elements from the storage's start to the first row: none, or the first line boundary.
+        const size_t skip =
+            on_lines
+                ? (line_elements - reinterpret_cast<uintptr_t>(storage) / elem % line_elements) %
+                      line_elements
+                : 0;
+        rows.floats[skip + 9 * stride + n / 2] = NAN;  // in the runs of rows 0, 1, 3 and 5
+        rows.halves[skip + 9 * stride + n / 2] = 0x7FC0;
+        rows.floats[skip + 3 * stride + n - 1] = -INFINITY;
+        rows.halves[skip + 3 * stride + n - 1] = dtype == DType::kFloat16 ? 0xFC00 : 0xFF80;
+        const char* const source = storage + skip * elem;
+        const auto dst_stride = static_cast<ptrdiff_t>(n + 7);
+        for (const auto& [begin, end] :
+             {std::pair<size_t, size_t>{0, 9}, {1, 4}, {5, 7}, {2, 3}, {7, 9}}) {
+          // Source rows from the range's first row with a run on, as a band passes them.
+          int64_t row0 = static_cast<int64_t>(source_rows);
           for (size_t i = begin; i < end; ++i) {
-            const int64_t row = counts[i] > 0 ? first[i] : 0;
-            kernels::CombineRowsFrom(dtype, expected.data(), n, storage + row * stride * elem,
-                                     stride, weights.data() + weight_offset[i],
-                                     static_cast<size_t>(counts[i]));
-            const float* const got = actual.data() + (i - begin) * static_cast<size_t>(dst_stride);
-            for (size_t j = 0; j < n; ++j) {
-              ASSERT_EQ(BitsOrNaN(got[j]), BitsOrNaN(expected[j]))
-                  << DTypeName(dtype) << " n " << n << " rows " << begin << ".." << end << " row "
-                  << i << " j " << j << (prefetch ? " (rows ahead prefetched)" : "");
-            }
-            for (size_t j = n; j < static_cast<size_t>(dst_stride); ++j) {
-              ASSERT_EQ(got[j], 777.0f) << "written past row " << i << " at " << j;
+            if (counts[i] > 0) row0 = std::min<int64_t>(row0, first[i]);
+          }
+          for (const bool prefetch : {false, true}) {
+            kernels::KernelTuning tuning = kernels::DefaultTuningForCpu();
+            tuning.prefetch_row_group_chunks = prefetch;
+            kernels::OverrideTuning(tuning);
+            std::vector<float> actual((end - begin) * static_cast<size_t>(dst_stride), 777.0f);
+            kernels::CombineRowGroupFrom(runs, begin, end, dtype, source + row0 * stride * elem,
+                                         stride, row0, n, actual.data(), dst_stride,
+                                         std::min(counts.size(), end + 2));
+            std::vector<float> expected(n);
+            for (size_t i = begin; i < end; ++i) {
+              const int64_t row = counts[i] > 0 ? first[i] : 0;
+              kernels::CombineRowsFrom(dtype, expected.data(), n, source + row * stride * elem,
+                                       stride, weights.data() + weight_offset[i],
+                                       static_cast<size_t>(counts[i]));
+              const float* const got =
+                  actual.data() + (i - begin) * static_cast<size_t>(dst_stride);
+              for (size_t j = 0; j < n; ++j) {
+                ASSERT_EQ(BitsOrNaN(got[j]), BitsOrNaN(expected[j]))
+                    << DTypeName(dtype) << " n " << n << " rows " << begin << ".." << end << " row "
+                    << i << " j " << j << (on_lines ? " on lines" : "")
+                    << (prefetch ? " (rows ahead prefetched)" : "");
+              }
+              for (size_t j = n; j < static_cast<size_t>(dst_stride); ++j) {
+                ASSERT_EQ(got[j], 777.0f) << "written past row " << i << " at " << j;
+              }
             }
           }
         }
