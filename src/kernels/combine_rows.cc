@@ -275,11 +275,11 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
 // the union loaded, and converted, once per column block for both sums). On the Zen 4 VM (session
 // 49, in-process, both orders, 2 threads), paired over alone, channels-last 4x bicubic AA
 // forwards (8 RGB, 8 RGBA, 2 x 16 channels of 512 x 512) on AVX-512: float16 1.16-1.36x faster,
-// bfloat16 1.17-1.26x, float32 1.07-1.10x (case 27); 2x: float16 1.13x, bfloat16 1.06x, float32 0.99;
-// 256 -> 224 and the 4x bilinear AA (8 taps) in float32 1.00. AVX2: float32 1.10-1.12x (2x 1.01),
-// bfloat16 1.02-1.10x, float16 0.99-1.06x. SSE4 (16 registers of 4 lanes): float16 1.24-1.29x
-// (converted in software: no F16C), but float32 0.91-0.94x and bfloat16 0.83-0.96x, so there only
-// float16 pairs.
+// bfloat16 1.17-1.26x, float32 1.07-1.10x (case 27); 2x: float16 1.13x, bfloat16 1.06x, float32
+// 0.99; 256 -> 224 and the 4x bilinear AA (8 taps) in float32 1.00. AVX2: float32 1.10-1.12x (2x
+// 1.01), bfloat16 1.02-1.10x, float16 0.99-1.06x. SSE4 (16 registers of 4 lanes): float16
+// 1.24-1.29x (converted in software: no F16C), but float32 0.91-0.94x and bfloat16 0.83-0.96x, so
+// there only float16 pairs.
 template <DType kType>
 inline constexpr bool kPairsRowGroupRuns =
     !(HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4) || kType == DType::kFloat16;
