@@ -360,6 +360,14 @@ RowsInDType RandomRowsIn(DType dtype, size_t total, std::mt19937& rng) {
   return rows;
 }
 
+// Elements of element_bytes from `storage` (aligned to its elements) to the first cache-line
+// boundary at or after it.
+size_t ElementsToLine(const void* storage, size_t element_bytes) {
+  const size_t line_elements = kernels::kCacheLineBytes / element_bytes;
+  return (line_elements - reinterpret_cast<uintptr_t>(storage) / element_bytes % line_elements) %
+         line_elements;
+}
+
 // 16-bit source rows converted in registers give the bits of converting them to float first,
 // for rows off cache lines (a stride of n + 3) and rows all on lines (AVX-512 combines rows that
 // do not start on multiples of a vector's load in half vectors).
@@ -379,10 +387,7 @@ TEST_P(KernelsOnEveryTarget, CombineRowsFromSixteenBitRowsMatchesConvertThenComb
                                           ? static_cast<const void*>(rows.floats.data())
                                           : static_cast<const void*>(rows.halves.data());
           // Elements from the storage's start to the first row: the first line boundary.
-          const size_t shift = on_lines ? (line_elements - reinterpret_cast<uintptr_t>(storage) /
-                                                               DTypeSize(dtype) % line_elements) %
-                                              line_elements
-                                        : 0;
+          const size_t shift = on_lines ? ElementsToLine(storage, DTypeSize(dtype)) : 0;
           const std::vector<float> weights = Random(count, 77);
           std::vector<float> expected(n), actual(n);
           kernels::CombineRows(expected.data(), n, rows.floats.data() + shift, stride,
@@ -618,11 +623,7 @@ TEST_P(KernelsOnEveryTarget, CombineRowGroupFromMatchesCombineRowsFromPerRow) {
                                         ? reinterpret_cast<const char*>(rows.floats.data())
                                         : reinterpret_cast<const char*>(rows.halves.data());
         // Elements from the storage's start to the first row: none, or the first line boundary.
-        const size_t skip =
-            on_lines
-                ? (line_elements - reinterpret_cast<uintptr_t>(storage) / elem % line_elements) %
-                      line_elements
-                : 0;
+        const size_t skip = on_lines ? ElementsToLine(storage, elem) : 0;
         rows.floats[skip + 9 * stride + n / 2] = NAN;  // in the runs of rows 0, 1, 3 and 5
         rows.halves[skip + 9 * stride + n / 2] = 0x7FC0;
         rows.floats[skip + 3 * stride + n - 1] = -INFINITY;
@@ -1902,10 +1903,9 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
   // whole number of vectors apart take the forms that want whole-vector loads (float16 pairs on
   // AVX-512); float32 rows keep std::vector's alignment, which is off a 64-byte vector's.
   const auto elements = static_cast<size_t>(out_h * src_stride);
-  std::vector<uint16_t> halves_storage(elements + 32);
-  const size_t line_offset =
-      (64 - reinterpret_cast<uintptr_t>(halves_storage.data()) % 64) % 64 / sizeof(uint16_t);
-  uint16_t* const halves = halves_storage.data() + line_offset;
+  std::vector<uint16_t> halves_storage(elements + kernels::kCacheLineBytes / sizeof(uint16_t));
+  uint16_t* const halves =
+      halves_storage.data() + ElementsToLine(halves_storage.data(), sizeof(uint16_t));
   std::vector<float> floats(elements);
   for (size_t i = 0; i < floats.size(); ++i) {
     float v = std::normal_distribution<float>()(rng);

@@ -345,13 +345,11 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
 #if HWY_TARGET != HWY_SCALAR
         // Pairs only where no row asks for rows ahead, so that a row's share is never skipped.
         if (kPairsRowGroupRuns<kType> && !prefetches && count > 4 && i + 1 < row_end) {
-          const int32_t next_begin = runs.weight_offset[i + 1];
-          const auto next_count = static_cast<size_t>(runs.weight_offset[i + 2] - next_begin);
-          const int64_t shift = runs.first[i + 1] - runs.first[i];
-          if (next_count == count && shift >= 1 && static_cast<size_t>(shift) < count &&
+          const int64_t shift = runs.OverlappingRunShift(i);
+          if (shift >= 1 &&
               TryCombineManyTapPair<kType>(RowSink<1>{out, 0}, RowSink<1>{out + dst_stride, 0},
                                            columns, rows, src_stride, runs.weights + begin,
-                                           runs.weights + next_begin, count,
+                                           runs.weights + runs.weight_offset[i + 1], count,
                                            static_cast<size_t>(shift), nullptr)) {
             ++i;
             continue;

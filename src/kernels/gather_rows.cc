@@ -1590,10 +1590,11 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
     const float* const weights = runs.weights + runs.weight_offset[i];
 #if HWY_TARGET != HWY_SCALAR
     // Row i + 1 with as many taps, its run starting within row i's (float32 rows go alone).
-    if (kType != DType::kFloat32 && r + 1 < rows && count > 0 && count_of(i + 1) == count &&
-        runs.first[i + 1] >= runs.first[i] && runs.first[i + 1] - runs.first[i] < count) {
+    const int64_t overlap =
+        kType != DType::kFloat32 && r + 1 < rows ? runs.OverlappingRunShift(i) : -1;
+    if (overlap >= 0) {
       const auto taps = static_cast<size_t>(count);
-      const auto shift = static_cast<size_t>(runs.first[i + 1] - runs.first[i]);
+      const auto shift = static_cast<size_t>(overlap);
       const RowSink<kPhases> next_sink{scratch + (r + 1) * row_floats, phase_length};
       const float* const next_weights = runs.weights + runs.weight_offset[i + 1];
       if (PairsManyTapRows<kType, kPhases>(n, taps, shift, src_stride)) {
