@@ -100,13 +100,12 @@ struct RowRun {
 
 HWY_INLINE RowRun RunOf(const RowRuns& runs, size_t i, const float* src, ptrdiff_t src_stride,
                         size_t src_row0) {
-  const int32_t begin = runs.weight_offset[i];
-  const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);
+  const auto count = static_cast<size_t>(runs.count(i));
   const float* const rows =
       count > 0 ? src + (static_cast<ptrdiff_t>(runs.first[i]) - static_cast<ptrdiff_t>(src_row0)) *
                             src_stride
                 : src;
-  return RowRun{rows, runs.weights + begin, count};
+  return RowRun{rows, runs.weights_of(i), count};
 }
 
 // Result rows of a band that follow each other in memory (dst_stride == n), streamed through a
@@ -279,10 +278,12 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
 // 0.99; 256 -> 224 and the 4x bilinear AA (8 taps) in float32 1.00. AVX2: float32 1.10-1.12x (2x
 // 1.01), bfloat16 1.02-1.10x, float16 0.99-1.06x. SSE4 (16 registers of 4 lanes): float16
 // 1.24-1.29x (converted in software: no F16C), but float32 0.91-0.94x and bfloat16 0.83-0.96x, so
-// there only float16 pairs.
+// there only float16 pairs. The portable target (EMU128), run only when pinned, does not pair:
+// its float16 pair cost clang minutes to compile (as CombineGroupAs' did, gather_rows.cc).
 template <DType kType>
-inline constexpr bool kPairsRowGroupRuns =
-    !(HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4) || kType == DType::kFloat16;
+inline constexpr bool kPairsRowGroupRuns = HWY_TARGET != HWY_EMU128 &&
+                                           (!(HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4) ||
+                                            kType == DType::kFloat16);
 
 template <DType kType>
 void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
@@ -320,8 +321,8 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
     };
     LinePrefetchQueue queue(row_bytes, ahead_bytes);
     for (size_t i = row_begin; i < row_end; ++i) {
-      const int32_t begin = runs.weight_offset[i];
-      const auto count = static_cast<size_t>(runs.weight_offset[i + 1] - begin);
+      const auto count = static_cast<size_t>(runs.count(i));
+      const float* const weights = runs.weights_of(i);
       const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
       const Storage* const rows = static_cast<const Storage*>(src) + row * src_stride + column;
       float* const out = dst + static_cast<ptrdiff_t>(i - row_begin) * dst_stride + column;
@@ -331,7 +332,7 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
       // the tuning is off) combines as it did without the prefetch.
       const size_t r = i - row_begin;
       if (ahead.skips()) {
-        CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
+        CombineInto<kType>(out, columns, rows, src_stride, weights, count);
         ahead.ForShare(runs, r, group, [&](int64_t first, size_t stretch) {
           queue.Append(ahead_at(first), stretch);
           queue.IssueAll();
@@ -344,22 +345,22 @@ void CombineRowGroupOf(const RowRuns& runs, size_t row_begin, size_t row_end, co
       if (queue.PendingLines() == 0) {
 #if HWY_TARGET != HWY_SCALAR
         // Pairs only where no row asks for rows ahead, so that a row's share is never skipped.
-        if (kPairsRowGroupRuns<kType> && !prefetches && count > 4 && i + 1 < row_end) {
-          const int64_t shift = runs.OverlappingRunShift(i);
+        if constexpr (kPairsRowGroupRuns<kType>) {
+          const int64_t shift =
+              !prefetches && count > 4 && i + 1 < row_end ? runs.OverlappingRunShift(i) : -1;
           if (shift >= 1 &&
-              TryCombineManyTapPair<kType>(RowSink<1>{out, 0}, RowSink<1>{out + dst_stride, 0},
-                                           columns, rows, src_stride, runs.weights + begin,
-                                           runs.weights + runs.weight_offset[i + 1], count,
-                                           static_cast<size_t>(shift), nullptr)) {
+              TryCombineManyTapPair<kType>(
+                  RowSink<1>{out, 0}, RowSink<1>{out + dst_stride, 0}, columns, rows, src_stride,
+                  weights, runs.weights_of(i + 1), count, static_cast<size_t>(shift), nullptr)) {
             ++i;
             continue;
           }
         }
 #endif
-        CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count);
+        CombineInto<kType>(out, columns, rows, src_stride, weights, count);
         continue;
       }
-      CombineInto<kType>(out, columns, rows, src_stride, runs.weights + begin, count, &queue);
+      CombineInto<kType>(out, columns, rows, src_stride, weights, count, &queue);
       queue.IssueAll();
     }
   }

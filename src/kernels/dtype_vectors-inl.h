@@ -106,6 +106,12 @@ HWY_INLINE hn::Vec<DF> LoadFloat16(DF df, const uint16_t* HWY_RESTRICT src) {
   // One lane: the scalar decoder's branches (normal numbers almost always) are cheaper than
   // computing every case and selecting.
   return hn::Set(df, Float16ToFloat(*src));
+#elif HWY_TARGET == HWY_EMU128
+  // Lane by lane, as on SCALAR: the emulated vector decode below is a loop per operation, and its
+  // dozen loops inlined into every float16 combine took clang minutes to compile (IndVarSimplify).
+  alignas(16) float lanes[hn::MaxLanes(df)];
+  for (size_t t = 0; t < hn::Lanes(df); ++t) lanes[t] = Float16ToFloat(src[t]);
+  return hn::Load(df, lanes);
 #else
   const hn::RebindToUnsigned<DF> du32;
   const hn::RebindToSigned<DF> di32;

@@ -1539,17 +1539,27 @@ inline constexpr size_t kManyTapPairMaxRowBytes = 2048;
 // share a set. Other CPUs take the same line unmeasured (a pair costs no bits, only its speed).
 inline constexpr size_t kL1WayBytes = 4096;
 
-// bfloat16 rows split by phase take whole vectors on every target (PairTakesWholeVectors), so
-// once the prefetcher has been asked for the second row's lines, TryCombineManyTapPair refuses
-// them only when shorter than one column block; float16 rows also when they lie off a whole
-// vector's load on AVX-512 (the caller then issues the second row's lines at once). `src_stride`:
-// elements from one source row to the next.
+// Whether kType rows split by kPhases pair through the many-tap pair on this target at all (the
+// list above; PairsManyTapRows says which shapes): where not, CombineGroupAs does not compile the
+// pair. Nor does the portable target (EMU128) pair float16, a form it runs only when pinned: its
+// float16 conversion, a loop per lane, inlined into the pair's blocks took clang (the fuzz build,
+// -O1 with ASan) over four minutes in CombineGroupAs alone, most of it in IndVarSimplify.
 template <DType kType, int kPhases>
+inline constexpr bool kPairsManyTapRowsOf =
+    kType == DType::kFloat16 ? !(HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2) && HWY_TARGET != HWY_EMU128
+                             : kType == DType::kBFloat16 && kPhases > 1;
+
+// Of the rows kPairsManyTapRowsOf admits, those CombineGroupAs pairs. bfloat16 rows split by
+// phase take whole vectors on every target (PairTakesWholeVectors), so once the prefetcher has
+// been asked for the second row's lines, TryCombineManyTapPair refuses them only when shorter
+// than one column block; float16 rows also when they lie off a whole vector's load on AVX-512
+// (the caller then issues the second row's lines at once). `src_stride`: elements from one source
+// row to the next.
+template <DType kType>
 bool PairsManyTapRows(size_t n, size_t count, size_t shift, ptrdiff_t src_stride) {
   using Storage = typename DTypeTraits<kType>::Storage;
   if (count <= 4 || shift < 1) return false;
-  if constexpr (kType == DType::kFloat16) return !(HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2);
-  if (kType != DType::kBFloat16 || kPhases == 1) return false;
+  if constexpr (kType == DType::kFloat16) return true;
   // Unsigned, so that no stride overflows; modulo 2^64 is exact modulo kL1WayBytes.
   const size_t stride_bytes = static_cast<size_t>(src_stride) * sizeof(Storage);
   return n * sizeof(Storage) <= kManyTapPairMaxRowBytes || stride_bytes % kL1WayBytes == 0;
@@ -1579,15 +1589,14 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
                     float* HWY_RESTRICT scratch, size_t row_floats, SourcePrefetcher& prefetcher) {
   using Storage = typename DTypeTraits<kType>::Storage;
   const Storage* const rows0 = static_cast<const Storage*>(src);
-  const auto count_of = [&](size_t i) { return runs.weight_offset[i + 1] - runs.weight_offset[i]; };
   for (size_t r = 0; r < rows; ++r) {
     const size_t i = begin + r;
-    const int32_t count = count_of(i);
+    const int32_t count = runs.count(i);
     LinePrefetchQueue* const prefetch = count > 0 ? prefetcher.Ahead(i) : nullptr;
     const int64_t row = count > 0 ? runs.first[i] - src_row0 : 0;
     const Storage* const run_rows = rows0 + row * src_stride;
     const RowSink<kPhases> sink{scratch + r * row_floats, phase_length};
-    const float* const weights = runs.weights + runs.weight_offset[i];
+    const float* const weights = runs.weights_of(i);
 #if HWY_TARGET != HWY_SCALAR
     // Row i + 1 with as many taps, its run starting within row i's (float32 rows go alone).
     const int64_t overlap =
@@ -1596,17 +1605,19 @@ void CombineGroupAs(const RowRuns& runs, size_t begin, size_t rows, const void* 
       const auto taps = static_cast<size_t>(count);
       const auto shift = static_cast<size_t>(overlap);
       const RowSink<kPhases> next_sink{scratch + (r + 1) * row_floats, phase_length};
-      const float* const next_weights = runs.weights + runs.weight_offset[i + 1];
-      if (PairsManyTapRows<kType, kPhases>(n, taps, shift, src_stride)) {
-        // The queue of row i + 1's rows is row i's, extended.
-        LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
-        if (TryCombineManyTapPair<kType>(sink, next_sink, n, run_rows, src_stride, weights,
-                                         next_weights, taps, shift,
-                                         prefetch != nullptr ? prefetch : next)) {
-          ++r;
-          continue;
+      const float* const next_weights = runs.weights_of(i + 1);
+      if constexpr (kPairsManyTapRowsOf<kType, kPhases>) {
+        if (PairsManyTapRows<kType>(n, taps, shift, src_stride)) {
+          // The queue of row i + 1's rows is row i's, extended.
+          LinePrefetchQueue* const next = prefetcher.Ahead(i + 1);
+          if (TryCombineManyTapPair<kType>(sink, next_sink, n, run_rows, src_stride, weights,
+                                           next_weights, taps, shift,
+                                           prefetch != nullptr ? prefetch : next)) {
+            ++r;
+            continue;
+          }
+          if (next != nullptr) next->IssueAll();
         }
-        if (next != nullptr) next->IssueAll();
       }
 #if !HWY_ARCH_X86 || HWY_TARGET <= HWY_AVX3
       if (prefetch == nullptr && TryCombineRowPair<kType>(sink, next_sink, n, run_rows, src_stride,

@@ -186,14 +186,17 @@ struct RowRuns {
   const int32_t* weight_offset = nullptr;
   const float* weights = nullptr;
 
+  // Result row i's taps (0: the row has no run) and their weights.
+  int32_t count(size_t i) const { return weight_offset[i + 1] - weight_offset[i]; }
+  const float* weights_of(size_t i) const { return weights + weight_offset[i]; }
+
   // Where result rows i and i + 1 have runs of the same count (more than 0) and row i + 1's
   // starts within row i's: how many rows after (0 to count - 1); else -1. Such rows can be
   // combined as a pair, each source row of the two runs loaded once for both.
   int64_t OverlappingRunShift(size_t i) const {
-    const int32_t count = weight_offset[i + 1] - weight_offset[i];
+    const int32_t taps = count(i);
     const int64_t shift = int64_t{first[i + 1]} - first[i];
-    const bool pairs = count > 0 && weight_offset[i + 2] - weight_offset[i + 1] == count &&
-                       shift >= 0 && shift < count;
+    const bool pairs = taps > 0 && count(i + 1) == taps && shift >= 0 && shift < taps;
     return pairs ? shift : -1;
   }
 };

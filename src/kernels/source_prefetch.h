@@ -124,7 +124,7 @@ class LinePrefetchQueue {
 
 // The last source row result row i's run reads; -1 where it has no taps.
 inline int64_t LastRowRead(const RowRuns& runs, size_t i) {
-  const int32_t count = runs.weight_offset[i + 1] - runs.weight_offset[i];
+  const int32_t count = runs.count(i);
   return count > 0 ? int64_t{runs.first[i]} + count - 1 : -1;
 }
 
@@ -140,7 +140,7 @@ inline NewSourceRows NewSourceRowsOf(const RowRuns& runs, size_t begin, size_t e
   NewSourceRows rows;
   int64_t lowest = INT64_MAX;
   for (size_t i = begin; i < end; ++i) {
-    if (runs.weight_offset[i + 1] > runs.weight_offset[i]) {
+    if (runs.count(i) > 0) {
       lowest = std::min<int64_t>(lowest, runs.first[i]);
       rows.last = std::max(rows.last, LastRowRead(runs, i));
     }
@@ -193,12 +193,9 @@ class SourcePrefetcher {
         runs_(runs) {
     // The band's first and last source rows (nothing past the last is touched), the rows a
     // result row advances by on average, and whether any result row takes the many-tap form.
-    const auto count_of = [&](size_t i) {
-      return runs.weight_offset[i + 1] - runs.weight_offset[i];
-    };
     size_t first_i = row_begin, last_i = row_end;
-    while (first_i < row_end && count_of(first_i) == 0) ++first_i;
-    while (last_i > first_i && count_of(last_i - 1) == 0) --last_i;
+    while (first_i < row_end && runs.count(first_i) == 0) ++first_i;
+    while (last_i > first_i && runs.count(last_i - 1) == 0) --last_i;
     if (first_i == row_end) return;  // no row reads the source
     cursor_ = first_i;
     end_i_ = last_i;
@@ -207,7 +204,7 @@ class SourcePrefetcher {
     last_row_ = LastRowRead(runs, last_i);
     // UseManyTapForm only grows with the count: the band's longest run decides.
     int32_t longest = 0;
-    for (size_t i = first_i; i <= last_i; ++i) longest = std::max(longest, count_of(i));
+    for (size_t i = first_i; i <= last_i; ++i) longest = std::max(longest, runs.count(i));
     skips_rows_ = RunsSkipRows(runs, first_i, last_i + 1);
     spread_ = UseManyTapForm(static_cast<size_t>(longest), src_stride, element_bytes);
     silent_ = !spread_ && !TuningForCpu().prefetch_rows_at_once;
@@ -272,15 +269,13 @@ class SourcePrefetcher {
   int64_t issued_rows() const { return issued_rows_; }
 
  private:
-  int32_t CountOf(size_t i) const { return runs_.weight_offset[i + 1] - runs_.weight_offset[i]; }
-
   // The rows of runs from cursor_ on, within the distance or through run i + 1's, past `row` and
   // any already asked for, issued a run's stretch at a time. Runs are monotone (each starts and
   // ends no earlier than the one before), so rows that no run reads are passed over; were they
   // not, a row missed here is only a prefetch missed.
   void AheadOnRuns(size_t i, int64_t row) {
     int64_t target = row + rows_ahead_;
-    if (i + 1 < end_i_ && CountOf(i + 1) > 0) {
+    if (i + 1 < end_i_ && runs_.count(i + 1) > 0) {
       target = std::max<int64_t>(target, LastRowRead(runs_, i + 1));
     }
     target = std::min(last_row_, target);
