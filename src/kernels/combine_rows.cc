@@ -278,8 +278,9 @@ void CombineRowsFromImpl(DType dtype, float* HWY_RESTRICT dst, size_t n, const v
 // 0.99; 256 -> 224 and the 4x bilinear AA (8 taps) in float32 1.00. AVX2: float32 1.10-1.12x (2x
 // 1.01), bfloat16 1.02-1.10x, float16 0.99-1.06x. SSE4 (16 registers of 4 lanes): float16
 // 1.24-1.29x (converted in software: no F16C), but float32 0.91-0.94x and bfloat16 0.83-0.96x, so
-// there only float16 pairs. The portable target (EMU128), run only when pinned, does not pair:
-// its float16 pair cost clang minutes to compile (as CombineGroupAs' did, gather_rows.cc).
+// there only float16 pairs. The portable target (EMU128), which runs only when pinned, does not
+// pair, as in CombineGroupAs (gather_rows.cc), where its float16 pair cost clang minutes to
+// compile.
 template <DType kType>
 inline constexpr bool kPairsRowGroupRuns = HWY_TARGET != HWY_EMU128 &&
                                            (!(HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4) ||

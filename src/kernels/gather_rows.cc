@@ -1541,9 +1541,10 @@ inline constexpr size_t kL1WayBytes = 4096;
 
 // Whether kType rows split by kPhases pair through the many-tap pair on this target at all (the
 // list above; PairsManyTapRows says which shapes): where not, CombineGroupAs does not compile the
-// pair. Nor does the portable target (EMU128) pair float16, a form it runs only when pinned: its
-// float16 conversion, a loop per lane, inlined into the pair's blocks took clang (the fuzz build,
-// -O1 with ASan) over four minutes in CombineGroupAs alone, most of it in IndVarSimplify.
+// pair. Nor does the portable target (EMU128), which runs only when pinned, pair float16: its
+// float16 conversion (a dozen emulated operations, each a loop over the lanes) inlined into the
+// pair's blocks and the sweeps took clang (the fuzz build, -O1 with ASan) over four minutes in
+// CombineGroupAs alone, most of it in IndVarSimplify.
 template <DType kType, int kPhases>
 inline constexpr bool kPairsManyTapRowsOf =
     kType == DType::kFloat16 ? !(HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2) && HWY_TARGET != HWY_EMU128
