@@ -25,6 +25,8 @@
 #include "kernels/source_prefetch.h"
 #include "ops/upsample_bicubic2d_aa/bicubic_aa_weights.h"
 #include "ops/upsample_bilinear2d/bilinear_weights.h"
+#include "ops/upsample_nearest2d/nearest_weights.h"
+#include "ops/upsample_nearest_exact2d/nearest_exact_weights.h"
 #include "support/random_axis.h"
 #include "support/scoped_tuning.h"
 
@@ -1561,6 +1563,67 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
     EXPECT_GT(tables_with_loads[loads], 0) << loads << " loads";
   }
   if (lanes > 1) EXPECT_GT(overhang_tables, 0);
+}
+
+// The gradient of a nearest downscale leaves the result columns that no output selected with
+// empty runs: every other one at 2x (the even columns selected by legacy nearest, the odd ones by
+// nearest-exact), three of four at 4x, about one in five at 256 -> 200 and three in five at
+// 256 -> 100. Such axes have interiors: a period at 2x and 4x, whether or not the middle run is
+// an empty one (whose first column says nothing of the shift), and row tables at the odd ratios,
+// with lanes that sum nothing. Those lanes must come out +0 bit for bit as the exact runs, however
+// their vector's other lanes meet NaN or Inf: each column of the source is poisoned in a row of
+// its own.
+TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorsKeepEmptyRunsZero) {
+  const int64_t lanes = TargetLanes();
+  if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";
+  int periods = 0, tables = 0;
+  for (int64_t length = 8 * lanes; length <= 8 * lanes + 8; ++length) {
+    for (const bool exact_mode : {false, true}) {
+      for (const int64_t sources : {length / 2, length / 4, length * 25 / 32, length * 100 / 256}) {
+        const AxisSpec spec{length, sources};
+        const AxisRuns exact =
+            Transpose(exact_mode ? BuildNearestExactAxis(spec) : BuildNearestAxis(spec));
+        const int64_t scale = length / sources;
+        const bool integer_scale = sources * scale == length && (scale == 2 || scale == 4);
+        const PeriodicInterior periodic = FindPeriodicInterior(
+            exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1, 1, kKernelReach);
+        const PeriodicInterior table =
+            FindRowTableInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1,
+                                 size_t{1} << 20, kKernelReach);
+        const std::string where = std::string(exact_mode ? "nearest-exact " : "nearest ") +
+                                  std::to_string(length) + " from " + std::to_string(sources);
+        // Selected columns lie at most ceil(length / sources) apart, so vectors of that many
+        // lanes or more each hold one (a vector with none has no base to load from).
+        const bool every_vector_selects = lanes >= (length + sources - 1) / sources;
+        if (integer_scale && every_vector_selects) {
+          EXPECT_EQ(periodic.lanes, lanes) << where;
+          EXPECT_EQ(periodic.period % scale, 0) << where;
+        }
+        if (every_vector_selects) EXPECT_EQ(table.lanes, lanes) << where;
+        for (const PeriodicInterior* interior : {&periodic, &table}) {
+          if (interior->lanes == 0) continue;
+          ++(interior == &periodic ? periods : tables);
+          const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+          const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, interior);
+          const int64_t width = exact.source_size, rows = width;
+          std::vector<float> src = Random(rows * width, 17);
+          for (int64_t row = 0; row < rows; ++row) {
+            src[row * width + row] = row % 2 == 0 ? NAN : -INFINITY;
+          }
+          std::vector<float> expected(rows * length), actual(rows * length);
+          kernels::GatherRows(view, rows, src.data(), width, expected.data(), length);
+          kernels::GatherRows(fast, rows, src.data(), width, actual.data(), length);
+          for (int64_t i = 0; i < rows * length; ++i) {
+            ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+                << where << (interior == &periodic ? " period " : " row table ") << " row "
+                << i / length << " i " << i % length;
+          }
+        }
+      }
+    }
+  }
+  if (lanes >= 2) EXPECT_GT(periods, 0);
+  if (lanes >= 3) EXPECT_GT(tables, 0);
 }
 
 // On AVX-512 (kernels::PeriodicRowsInHalfVectors) the periodic kernel also runs vectors of 8

@@ -197,11 +197,11 @@ PeriodicInterior FindPeriodicInterior(const AxisRuns& axis, int32_t lanes, int32
                                       PeriodicReach reach = {});
 
 // The periodic form's tables for a row whose runs do not repeat (odd sizes such as 64 -> 127):
-// every vector of the interior (the indices around the middle with 1 to `max_taps` taps) is a
+// every vector of the interior (the indices around the middle with at most `max_taps` taps) is a
 // pattern of its own, vector t followed by vector t + 1, and an overhanging last vector one more.
-// None (lanes == 0) where a vector's taps reach further than `reach` allows, fewer than
-// `min_vectors` fit, or the tables (patterns x taps x lanes x 8 bytes) would exceed
-// `max_table_bytes`. With `channels` > 1 the row is one of pixels of that many interleaved
+// None (lanes == 0) where a vector has no tap in any lane, its taps reach further than `reach`
+// allows, fewer than `min_vectors` fit, or the tables (patterns x taps x lanes x 8 bytes) would
+// exceed `max_table_bytes`. With `channels` > 1 the row is one of pixels of that many interleaved
 // channels, every field counting elements, as FindPeriodicInterior counts them.
 PeriodicInterior FindRowTableInterior(const AxisRuns& axis, int32_t lanes, int32_t max_taps,
                                       int32_t min_vectors, size_t max_table_bytes,
