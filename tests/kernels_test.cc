@@ -1572,11 +1572,11 @@ TEST_P(KernelsOnEveryTarget, GatherRowsRowTableIsBitIdenticalToExactRuns) {
 // an empty one (whose first column says nothing of the shift), and row tables at the odd ratios,
 // with lanes that sum nothing. Those lanes must come out +0 bit for bit as the exact runs, however
 // their vector's other lanes meet NaN or Inf: each column of the source is poisoned in a row of
-// its own.
+// its own. The same over RGB pixel rows.
 TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorsKeepEmptyRunsZero) {
   const int64_t lanes = TargetLanes();
   if ((lanes & (lanes - 1)) != 0) GTEST_SKIP() << "no periodic form for " << lanes << " lanes";
-  int periods = 0, tables = 0;
+  int periods = 0, tables = 0, pixel_interiors = 0;
   for (int64_t length = 8 * lanes; length <= 8 * lanes + 8; ++length) {
     for (const bool exact_mode : {false, true}) {
       for (const int64_t sources : {length / 2, length / 4, length * 25 / 32, length * 100 / 256}) {
@@ -1619,11 +1619,25 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorsKeepEmptyRunsZero) {
                 << i / length << " i " << i % length;
           }
         }
+        // The same axes over RGB pixel rows (channels-last images), where they are found there.
+        const auto rgb = static_cast<int32_t>(3);
+        const PeriodicInterior pixel_period = FindPeriodicInterior(
+            exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1, rgb, kKernelReach);
+        const PeriodicInterior pixel_table =
+            FindRowTableInterior(exact, static_cast<int32_t>(lanes), kernels::kMaxPeriodicTaps, 1,
+                                 size_t{1} << 20, kKernelReach, rgb);
+        for (const PeriodicInterior* interior : {&pixel_period, &pixel_table}) {
+          if (interior->lanes == 0) continue;
+          ++pixel_interiors;
+          ExpectPixelRowsMatchChannelRuns(exact, *interior, rgb, where + " RGB");
+          if (HasFatalFailure()) return;
+        }
       }
     }
   }
   if (lanes >= 2) EXPECT_GT(periods, 0);
   if (lanes >= 3) EXPECT_GT(tables, 0);
+  if (lanes >= 3) EXPECT_GT(pixel_interiors, 0);
 }
 
 // On AVX-512 (kernels::PeriodicRowsInHalfVectors) the periodic kernel also runs vectors of 8
