@@ -802,14 +802,29 @@ AxisRuns RatioAxis(Ratio ratio, int64_t periods, bool bicubic, bool transposed) 
   return transposed ? Transpose(forward) : AsGather(forward);
 }
 
+// GatherRows over the periodic interior (or row table) `interior` of `exact` equals the exact
+// runs bit for bit on `src`, rows of exact.source_size elements back to back.
+void ExpectInteriorRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInterior& interior,
+                                      const std::vector<float>& src, const std::string& where) {
+  const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
+  const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &interior);
+  const int64_t width = exact.source_size, length = exact.result_size;
+  const auto rows = static_cast<int64_t>(src.size()) / width;
+  std::vector<float> expected(rows * length), actual(rows * length);
+  kernels::GatherRows(view, rows, src.data(), width, expected.data(), length);
+  kernels::GatherRows(fast, rows, src.data(), width, actual.data(), length);
+  for (int64_t i = 0; i < rows * length; ++i) {
+    ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
+        << where << " row " << i / length << " i " << i % length;
+  }
+}
+
 // GatherRows over the periodic interior `periodic` of `exact` equals the exact runs bit for bit
 // over 3 and 16 rows (the kernel works out a row's layout once per call only where the call has
 // enough vectors to pay for it), finite, with a NaN and with Inf and NaN at the rows' ends.
 void ExpectPeriodicRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInterior& periodic,
                                       const std::string& where) {
-  const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
-  const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, &periodic);
-  const int64_t width = exact.source_size, length = exact.result_size;
+  const int64_t width = exact.source_size;
   for (int poison = 0; poison < 6; ++poison) {
     const int64_t rows = poison < 3 ? 3 : 16;
     std::vector<float> src = Random(rows * width, 60 + poison % 3);
@@ -818,13 +833,8 @@ void ExpectPeriodicRowsMatchExactRuns(const AxisRuns& exact, const PeriodicInter
       src[0] = INFINITY;
       src[rows * width - 1] = NAN;
     }
-    std::vector<float> expected(rows * length), actual(rows * length);
-    kernels::GatherRows(view, rows, src.data(), width, expected.data(), length);
-    kernels::GatherRows(fast, rows, src.data(), width, actual.data(), length);
-    for (int64_t i = 0; i < rows * length; ++i) {
-      ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
-          << where << " row " << i / length << " i " << i % length;
-    }
+    ExpectInteriorRowsMatchExactRuns(exact, periodic, src, where);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
@@ -1603,21 +1613,14 @@ TEST_P(KernelsOnEveryTarget, GatherRowsPeriodicInteriorsKeepEmptyRunsZero) {
         for (const PeriodicInterior* interior : {&periodic, &table}) {
           if (interior->lanes == 0) continue;
           ++(interior == &periodic ? periods : tables);
-          const kernels::GatherAxis view = MakeGatherAxis(exact, nullptr, nullptr);
-          const kernels::GatherAxis fast = MakeGatherAxis(exact, nullptr, nullptr, interior);
           const int64_t width = exact.source_size, rows = width;
           std::vector<float> src = Random(rows * width, 17);
           for (int64_t row = 0; row < rows; ++row) {
             src[row * width + row] = row % 2 == 0 ? NAN : -INFINITY;
           }
-          std::vector<float> expected(rows * length), actual(rows * length);
-          kernels::GatherRows(view, rows, src.data(), width, expected.data(), length);
-          kernels::GatherRows(fast, rows, src.data(), width, actual.data(), length);
-          for (int64_t i = 0; i < rows * length; ++i) {
-            ASSERT_EQ(FloatBits(actual[i]), FloatBits(expected[i]))
-                << where << (interior == &periodic ? " period " : " row table ") << " row "
-                << i / length << " i " << i % length;
-          }
+          ExpectInteriorRowsMatchExactRuns(
+              exact, *interior, src, where + (interior == &periodic ? " period" : " row table"));
+          if (HasFatalFailure()) return;
         }
         // The same axes over RGB pixel rows (channels-last images), where they are found there.
         const auto rgb = static_cast<int32_t>(3);
