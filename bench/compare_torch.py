@@ -171,8 +171,8 @@ EXTRA_SHAPES = [
     # Gradients of downscales that leave result rows and columns with no tap (session 51): every
     # other one in a nearest 2x downscale, about one in five at 256 -> 200, half in a bilinear 4x
     # downscale (whose two taps skip two of every four columns). Their empty rows had been
-    # stored element by element, cached, and their W pass had found no period where the middle
-    # run was empty.
+    # stored element by element, cached, and their W pass had found no interior: no period where
+    # the middle run was empty, no row table across empty runs (256 -> 200).
     "nearest,8,64,256x256,128x128,fp32",
     "nearest,8,64,256x256,200x200,fp32",
     "bilinear,8,3,512x512,128x128,fp32",
