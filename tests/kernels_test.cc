@@ -215,6 +215,55 @@ TEST_P(KernelsOnEveryTarget, CombineRowRunsToMatchesCombineThenStore) {
   }
 }
 
+// StoreFromFloat, cached and streamed, writes each element's scalar rounding (FloatToFloat16,
+// FloatToBFloat16; float32 as it is) and nothing outside the row: rows starting at every element
+// of a cache line, of every length up to past three lines and eight vectors, so that the streamed
+// form meets rows with no whole line, heads and tails shorter and longer than a vector, and bodies
+// of one to several lines. Values include ties, float16 overflow and NaNs whose payloads carry.
+TEST_P(KernelsOnEveryTarget, StoreFromFloatStreamedWritesTheScalarRounding) {
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    const size_t elem = DTypeSize(dtype);
+    const size_t line = kernels::kCacheLineBytes / elem;
+    const size_t end = std::max<size_t>(3 * line + 2, static_cast<size_t>(SweepEnd(TargetLanes())));
+    std::vector<float> src = Random(end, 41);
+    src[1] = 70000.0f;
+    src[2] = std::nanf("");
+    src[3] = 1.0f + 0x1p-11f + 0x1p-8f;
+    src[line + 1] = BitsToFloat(0xFFFFFFFFu);
+    src[2 * line - 1] = BitsToFloat(0x7FFFFFFFu);
+    const auto scalar = [&](float v, uint8_t* at) {
+      if (dtype == DType::kFloat32) {
+        std::memcpy(at, &v, sizeof(v));
+        return;
+      }
+      const uint16_t bits = dtype == DType::kFloat16 ? FloatToFloat16(v) : FloatToBFloat16(v);
+      std::memcpy(at, &bits, sizeof(bits));
+    };
+    for (size_t offset = 0; offset < line; ++offset) {
+      for (size_t n = 0; n <= end; ++n) {
+        // The row at `offset` elements past a line, a line of guard bytes before it.
+        std::vector<uint8_t> storage((n + 3 * line) * elem + 64, 0xAB);
+        uint8_t* const first_line =
+            storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64) % 64 + 64;
+        std::vector<uint8_t> expected(storage);
+        uint8_t* const row = first_line + offset * elem;
+        for (size_t j = 0; j < n; ++j) {
+          scalar(src[j], expected.data() + (row - storage.data()) + j * elem);
+        }
+        for (const auto stores :
+             {kernels::ResultStores::kCached, kernels::ResultStores::kStreamed}) {
+          std::fill(storage.begin(), storage.end(), uint8_t{0xAB});
+          kernels::StoreFromFloat(dtype, src.data(), n, row, 1, stores);
+          kernels::FlushStreamedStores();
+          ASSERT_EQ(storage, expected)
+              << DTypeName(dtype) << " n " << n << " offset " << offset
+              << (stores == kernels::ResultStores::kStreamed ? " streamed" : "");
+        }
+      }
+    }
+  }
+}
+
 // A band of rows in one call: each row reads its run from its first source row (relative to the
 // band's first row) and is written dst_stride elements after the previous one, with the bits of
 // combining into floats and StoreFromFloat, every dtype, cached and streamed; rows with no run

@@ -19,32 +19,6 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Where a streamed row streams: the whole cache lines inside it, `body` elements from `head`
-// on; the rest is stored cached. Streaming each row whole only where it started on a vector
-// streamed one row in 16 of a 127-float result, and the lines that row shared with its cached
-// neighbours, written partly each way, made a forward to 127x127 1.5x slower than storing every
-// row cached. The cached pieces at either end are at least a vector long where not empty: a
-// shorter piece goes through Combine's buffer, whose loads wait for the stores that filled it,
-// and cost more than streaming its line saved.
-struct LineSplit {
-  size_t head = 0, body = 0;
-};
-
-template <class T>
-LineSplit SplitAtLines(const T* row, size_t n, size_t lanes) {
-  constexpr size_t kLineElements = kCacheLineBytes / sizeof(T);
-  const auto address = reinterpret_cast<uintptr_t>(row);
-  if (address % sizeof(T) != 0) return LineSplit{};
-  LineSplit split;
-  split.head = (kCacheLineBytes - address % kCacheLineBytes) % kCacheLineBytes / sizeof(T);
-  while (split.head > 0 && split.head < lanes) split.head += kLineElements;
-  if (split.head >= n) return LineSplit{};
-  split.body = (n - split.head) / kLineElements * kLineElements;
-  const auto tail = [&] { return n - split.head - split.body; };
-  while (split.body > 0 && tail() > 0 && tail() < lanes) split.body -= kLineElements;
-  return split;
-}
-
 void CombineRowsImpl(float* HWY_RESTRICT dst, size_t n, const float* HWY_RESTRICT src,
                      ptrdiff_t src_stride, const float* HWY_RESTRICT weights, size_t count,
                      ResultStores stores) {

@@ -46,9 +46,11 @@ void LoadAsFloatImpl(DType dtype, const void* src, ptrdiff_t stride, size_t n,
 
 // n floats rounded into 16-bit elements dst[0], dst[stride], ...: whole vectors where the row is
 // contiguous (StoreRounded16 decides per target how a vector rounds), element by element
-// otherwise, with the same bits.
+// otherwise, with the same bits. `stream`: the row is contiguous, starts on a cache line and
+// holds whole lines (StoreFromFloatImpl splits it so), and its vectors are streamed.
 template <DType kType>
-void StoreRounded16Row(const float* HWY_RESTRICT src, size_t n, uint16_t* out, ptrdiff_t stride) {
+void StoreRounded16Row(const float* HWY_RESTRICT src, size_t n, uint16_t* out, ptrdiff_t stride,
+                       bool stream) {
   const hn::ScalableTag<float> df;
   const size_t lanes = hn::Lanes(df);
   size_t j = 0;
@@ -58,19 +60,22 @@ void StoreRounded16Row(const float* HWY_RESTRICT src, size_t n, uint16_t* out, p
       for (; j + 4 * lanes <= n; j += 4 * lanes) {
         StoreRoundedBFloat16x4(df, hn::LoadU(df, src + j), hn::LoadU(df, src + j + lanes),
                                hn::LoadU(df, src + j + 2 * lanes),
-                               hn::LoadU(df, src + j + 3 * lanes), out + j, /*stream=*/false);
+                               hn::LoadU(df, src + j + 3 * lanes), out + j, stream);
       }
     }
 #endif
-    for (; j + lanes <= n; j += lanes) StoreRounded16<kType>(df, hn::LoadU(df, src + j), out + j);
+    for (; j + lanes <= n; j += lanes) {
+      StoreRounded16<kType>(df, hn::LoadU(df, src + j), out + j, stream);
+    }
   }
   for (; j < n; ++j) {
     out[static_cast<ptrdiff_t>(j) * stride] = DTypeTraits<kType>::FromFloat(src[j]);
   }
 }
 
-void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst,
-                        ptrdiff_t stride) {
+// n floats into dst[0], dst[stride], ... of `dtype`, with cached stores.
+void StoreRowCached(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst,
+                    ptrdiff_t stride) {
   switch (dtype) {
     case DType::kFloat32: {
       const hn::ScalableTag<float> df;
@@ -84,10 +89,57 @@ void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, vo
       return;
     }
     case DType::kFloat16:
-      return StoreRounded16Row<DType::kFloat16>(src, n, static_cast<uint16_t*>(dst), stride);
+      return StoreRounded16Row<DType::kFloat16>(src, n, static_cast<uint16_t*>(dst), stride,
+                                                /*stream=*/false);
     case DType::kBFloat16:
-      return StoreRounded16Row<DType::kBFloat16>(src, n, static_cast<uint16_t*>(dst), stride);
+      return StoreRounded16Row<DType::kBFloat16>(src, n, static_cast<uint16_t*>(dst), stride,
+                                                 /*stream=*/false);
   }
+}
+
+// The whole cache lines of a contiguous row, streamed: n elements of `dtype` from a line
+// boundary, a whole number of lines.
+void StreamLines(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst) {
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  switch (dtype) {
+    case DType::kFloat32: {
+      float* out = static_cast<float*>(dst);
+      for (size_t j = 0; j < n; j += lanes) hn::Stream(hn::LoadU(df, src + j), df, out + j);
+      return;
+    }
+    case DType::kFloat16:
+      return StoreRounded16Row<DType::kFloat16>(src, n, static_cast<uint16_t*>(dst), 1,
+                                                /*stream=*/true);
+    case DType::kBFloat16:
+      return StoreRounded16Row<DType::kBFloat16>(src, n, static_cast<uint16_t*>(dst), 1,
+                                                 /*stream=*/true);
+  }
+}
+
+// Streamed: a contiguous row's whole cache lines go out with streaming stores where every vector
+// of them fills part of one line (a vector of floats, or the half vector of 16-bit elements that
+// a vector of floats rounds into, divides a line), the pieces at either end cached.
+void StoreFromFloatImpl(DType dtype, const float* HWY_RESTRICT src, size_t n, void* dst,
+                        ptrdiff_t stride, ResultStores stores) {
+  const size_t lanes = hn::Lanes(hn::ScalableTag<float>());
+  const size_t elem = DTypeSize(dtype);
+  if (stores == ResultStores::kCached || stride != 1 || kCacheLineBytes % (lanes * elem) != 0) {
+    StoreRowCached(dtype, src, n, dst, stride);
+    return;
+  }
+  const LineSplit split = elem == sizeof(float)
+                              ? SplitAtLines(static_cast<const float*>(dst), n, lanes)
+                              : SplitAtLines(static_cast<const uint16_t*>(dst), n, lanes);
+  if (split.body == 0) {
+    StoreRowCached(dtype, src, n, dst, 1);
+    return;
+  }
+  char* const out = static_cast<char*>(dst);
+  StoreRowCached(dtype, src, split.head, out, 1);
+  StreamLines(dtype, src + split.head, split.body, out + split.head * elem);
+  const size_t tail = split.head + split.body;
+  StoreRowCached(dtype, src + tail, n - tail, out + tail * elem, 1);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -106,8 +158,9 @@ void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float
   HWY_DYNAMIC_DISPATCH(LoadAsFloatImpl)(dtype, src, stride, n, dst);
 }
 
-void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride) {
-  HWY_DYNAMIC_DISPATCH(StoreFromFloatImpl)(dtype, src, n, dst, stride);
+void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride,
+                    ResultStores stores) {
+  HWY_DYNAMIC_DISPATCH(StoreFromFloatImpl)(dtype, src, n, dst, stride, stores);
 }
 
 }  // namespace kernels

@@ -470,8 +470,11 @@ bool PeriodicRowsInHalfVectors();
 // Converts n elements of `dtype` at src[0], src[stride], ... into contiguous floats.
 void LoadAsFloat(DType dtype, const void* src, ptrdiff_t stride, size_t n, float* dst);
 
-// Rounds n contiguous floats to `dtype` (nearest even) into dst[0], dst[stride], ...
-void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride);
+// Rounds n contiguous floats to `dtype` (nearest even) into dst[0], dst[stride], ... kStreamed
+// streams the whole cache lines of a contiguous row (stride 1) and stores the pieces at either
+// end cached; the bits are the same either way.
+void StoreFromFloat(DType dtype, const float* src, size_t n, void* dst, ptrdiff_t stride,
+                    ResultStores stores = ResultStores::kCached);
 
 // The name of the target the dispatcher chose, e.g. "AVX2" or "EMU128".
 const char* ActiveTargetName();
