@@ -797,9 +797,10 @@ void ExpectStreamedRunMatchesCached(Plan plan, size_t result_elements) {
   }
 }
 
-// The float32 bilinear backward of `p` (gradOut drawn from `rng`), planned H first at 1 and 3
-// threads, streamed against cached (ExpectStreamedRunMatchesCached). Returns the plans' layout.
-Layout ExpectHeightFirstBackwardStreamsAlike(const Problem& p, std::mt19937& rng) {
+// The bilinear backward of `p` in `dtype` (gradOut drawn from `rng`), planned H first at 1 and
+// 3 threads, streamed against cached (ExpectStreamedRunMatchesCached). Returns the plans' layout.
+Layout ExpectHeightFirstBackwardStreamsAlike(const Problem& p, std::mt19937& rng,
+                                             DType dtype = DType::kFloat32) {
   const AxisRuns bh = Transpose(BuildBilinearAxis(AxisSpec{p.in_h, p.out_h, false, 0.0}));
   const AxisRuns bw = Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}));
   PlaneView grad, result;
@@ -807,11 +808,12 @@ Layout ExpectHeightFirstBackwardStreamsAlike(const Problem& p, std::mt19937& rng
   std::normal_distribution<float> normal;
   std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
   for (float& v : grad_values) v = normal(rng);
-  grad.data = reinterpret_cast<char*>(grad_values.data());
+  std::vector<uint8_t> grad_data(grad_values.size() * DTypeSize(dtype));
+  kernels::StoreFromFloat(dtype, grad_values.data(), grad_values.size(), grad_data.data(), 1);
+  grad.data = reinterpret_cast<char*>(grad_data.data());
   Layout layout = Layout::kPlanar;
   for (int threads : {1, 3}) {
-    const Plan plan =
-        BuildPlan(DType::kFloat32, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
+    const Plan plan = BuildPlan(dtype, grad, result, bh, bw, threads, PassOrder::kHeightFirst);
     layout = plan.schedule.layout;
     ExpectStreamedRunMatchesCached(plan, static_cast<size_t>(p.n * result.stride_n));
     if (::testing::Test::HasFatalFailure()) break;
@@ -906,6 +908,48 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
                            Problem{2, whole_vectors(24), 7, 9, 13, 20, true, whole_vectors(8)}}) {
     EXPECT_EQ(ExpectHeightFirstBackwardStreamsAlike(p, rng), Layout::kChannelsLast);
     if (HasFatalFailure()) return;
+  }
+}
+
+// Results smaller than their source (the backward of a 2x upsample here), and every result of
+// the planar H-first pass, stream only where a call moves more than the last-level cache holds
+// (LastLevelCacheBytes; kStreamedResultMinTraffic is the floor either way). The planar H-first
+// pass streams through a row group in scratch (StoreFromFloat): every dtype, rows back to back
+// and padded, aligned and misaligned, 1 and 3 threads, the same bits as cached.
+TEST(Engine, ResultsStreamPastTheLastLevelCacheAndChangeNoBits) {
+  const uint64_t last_level = LastLevelCacheBytes();
+  if (last_level == 0) {
+    GTEST_SKIP() << "the system reports no cache size, so no call streams by this rule";
+  }
+  const AxisRuns down = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
+  const auto planned = [&](int64_t images, DType dtype, bool channels_last) {
+    PlaneView grad, result;
+    ShapeViews(Problem{images, 64, 64, 64, 128, 128, channels_last}, &grad, &result);
+    return BuildPlan(dtype, grad, result, down, down, 2);
+  };
+  const uint64_t image_bytes = uint64_t{64} * (64 * 64 + 128 * 128) * sizeof(float);
+  const auto beyond = static_cast<int64_t>(last_level / image_bytes + 1);
+  const auto within = static_cast<int64_t>(last_level / image_bytes);
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    const int64_t scale = dtype == DType::kFloat32 ? 1 : 2;  // the same bytes in 16-bit elements
+    const Plan big = planned(beyond * scale, dtype, false);
+    EXPECT_EQ(big.schedule.planar_path, PlanarPath::kHeightFirst);
+    EXPECT_TRUE(big.schedule.stream_result) << DTypeName(dtype);
+    if (within * image_bytes > kStreamedResultMinTraffic) {
+      EXPECT_FALSE(planned(within * scale, dtype, false).schedule.stream_result)
+          << DTypeName(dtype);
+    }
+  }
+  EXPECT_TRUE(planned(beyond, DType::kFloat32, true).schedule.stream_result);  // channels-last
+
+  std::mt19937 rng(29);
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    for (const Problem& p : {Problem{2, 3, 20, 37, 40, 74, false},
+                             Problem{1, 2, 33, 80, 66, 160, false, 0, 1.0f, 3}}) {
+      SCOPED_TRACE(::testing::Message() << DTypeName(dtype) << " row pad " << p.row_pad);
+      EXPECT_EQ(ExpectHeightFirstBackwardStreamsAlike(p, rng, dtype), Layout::kPlanar);
+      if (HasFatalFailure()) return;
+    }
   }
 }
 

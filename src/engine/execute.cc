@@ -160,18 +160,20 @@ class PlanarTask {
     }
   }
 
-  void StoreResultRow(int64_t hi, const float* row) const {
-    StoreFromFloat(problem_.dtype, row, result_w_, ResultRow(hi), problem_.result.stride_w);
+  void StoreResultRow(int64_t hi, const float* row,
+                      ResultStores stores = ResultStores::kCached) const {
+    StoreFromFloat(problem_.dtype, row, result_w_, ResultRow(hi), problem_.result.stride_w, stores);
   }
 
   // Result rows [hi, hi + count) from float rows result_w apart: one call where the tensor's rows
   // are back to back too (a call per row of 64 elements cost as much as its conversion).
-  void StoreResultRows(int64_t hi, int64_t count, const float* rows) const {
+  void StoreResultRows(int64_t hi, int64_t count, const float* rows,
+                       ResultStores stores = ResultStores::kCached) const {
     if (schedule_.result_planes_dense) {
-      StoreFromFloat(problem_.dtype, rows, count * result_w_, ResultRow(hi), 1);
+      StoreFromFloat(problem_.dtype, rows, count * result_w_, ResultRow(hi), 1, stores);
       return;
     }
-    for (int64_t r = 0; r < count; ++r) StoreResultRow(hi + r, rows + r * result_w_);
+    for (int64_t r = 0; r < count; ++r) StoreResultRow(hi + r, rows + r * result_w_, stores);
   }
 
   // Source rows [ho, ho + count) as float rows source_w apart, in one call where the tensor's
@@ -318,7 +320,10 @@ class PlanarTask {
     const RowRuns runs = HeightRuns(problem_.axis_h);
     const auto begin = static_cast<size_t>(band_.result_row_begin);
     const auto end = static_cast<size_t>(band_.result_row_end);
-    if (result_direct_) {
+    // Streamed results go through scratch a row group at a time: the W kernels store cached, and
+    // StoreFromFloat streams the group's whole lines.
+    const ResultStores stores = InPlaceResultStores(schedule_);
+    if (result_direct_ && stores == ResultStores::kCached) {
       CombineThenGatherRows(runs, begin, end, group, rows_dtype, rows, stride, row0, gather_,
                             group_rows, reinterpret_cast<float*>(ResultRow(band_.result_row_begin)),
                             problem_.result.stride_h);
@@ -330,7 +335,7 @@ class PlanarTask {
       CombineThenGatherRows(runs, group_begin, group_end, group, rows_dtype, rows, stride, row0,
                             gather_, group_rows, result_rows, result_w_);
       StoreResultRows(static_cast<int64_t>(group_begin),
-                      static_cast<int64_t>(group_end - group_begin), result_rows);
+                      static_cast<int64_t>(group_end - group_begin), result_rows, stores);
     }
   }
 

@@ -1,9 +1,11 @@
 #include "engine/plan.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <utility>
 
@@ -550,10 +552,12 @@ bool ShouldBandWPass(const ResampleProblem& problem, const CpuSchedule& schedule
 // kernels that have them write results straight into the tensor: the channels-last W pass (H
 // first) and the plane groups' transposes, float32 only, and the H pass writing whole result
 // rows in place in any dtype (channels-last W first with dense pixels, planar W first,
-// interleaved W first). For the H pass and the plane groups, only where the result is
-// at least as large as the source: a forward upsample writes four times what it reads, and
+// interleaved W first), and the planar H-first pass through a row group in scratch. For the H
+// pass and the plane groups, only where the result is at least as large as the source or the
+// call outgrows the last-level cache: a forward upsample writes four times what it reads, and
 // streaming made it 1.6x faster (bench/RESULTS.md), while the backward of a 2x upsample, whose
-// result is a quarter of the source, ran about 8 % slower streamed than cached back to back.
+// result is a quarter of the source, ran about 8 % slower streamed than cached back to back in
+// L3.
 bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& schedule) {
   if (TrafficBytes(problem.source, problem.result, problem.dtype) <= kStreamedResultMinTraffic) {
     return false;
@@ -568,8 +572,16 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
   if (schedule.layout == Layout::kInterleaved && schedule.h_pass_first) {
     return f32 && !schedule.w_periodic_pixels;
   }
+  // A result smaller than its source (a downscale, the backward of an upscale) is streamed only
+  // where the call moves more than the last-level cache holds, so that the result could not be
+  // found there afterwards anyway: back to back in L3 the backward of a 2x upsample (a quarter of
+  // its source) ran about 8 % slower streamed, from memory 1.09-1.28x faster (bench/RESULTS.md,
+  // session 52).
   const auto plane = [](const PlaneView& view) { return view.h * view.w; };
-  if (plane(problem.result) < plane(problem.source)) return false;
+  const uint64_t last_level = LastLevelCacheBytes();
+  const bool outgrows_caches =
+      last_level > 0 && TrafficBytes(problem.source, problem.result, problem.dtype) > last_level;
+  if (plane(problem.result) < plane(problem.source) && !outgrows_caches) return false;
   switch (schedule.layout) {
     case Layout::kPlaneGroups:
       // The transposes back into the planes write whole planes, but a vector into each of up to
@@ -585,6 +597,12 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
     case Layout::kInterleaved:
       return !schedule.h_pass_first;
     case Layout::kPlanar:
+      // H first, the W pass writes a row group into scratch, and StoreFromFloat streams the
+      // group's whole lines into the result rows (execute.cc, RunHFirst). Only from memory: in
+      // L3, a 256 x 64 -> 64 x 256 forward (its result as large as its source) ran 1.3x slower.
+      if (schedule.planar_path == PlanarPath::kHeightFirst) {
+        return outgrows_caches && problem.result.stride_w == 1;
+      }
       return schedule.planar_path == PlanarPath::kWidthFirst &&
              schedule.result_rows_native_in_place;
     case Layout::kCopy:
@@ -734,7 +752,10 @@ ScratchLayout PlanarScratch(const ResampleProblem& problem, const CpuSchedule& s
       // converted into the tile; the H pass writes a row group for the W pass.
       scratch.tile_floats = schedule.source_rows_native_in_place ? 0 : band_rows * source_w;
       scratch.source_floats = group * kernels::GroupRowFloats(source_w);
-      scratch.result_floats = result_in_place ? 0 : group * result_w;
+      // A row group of result rows for the W pass, stored from there into the result where it
+      // is not written in place, or where the plan streams it (RunHFirst). Reserved either way,
+      // so that a plan may run both ways.
+      scratch.result_floats = group * result_w;
       break;
     case PlanarPath::kWidthOnly:
       // One source row as float, unless read in place; one result row unless written in place
@@ -881,6 +902,28 @@ void SizeWorkspace(CpuSchedule* schedule, int64_t units, int num_threads) {
 }
 
 }  // namespace
+
+uint64_t LastLevelCacheBytes() {
+  static const uint64_t bytes = [] {
+    uint64_t largest = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    const long level3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (level3 > 0) return static_cast<uint64_t>(level3);
+#endif
+    // "2048K" or "32M", one file per cache of CPU 0 (Linux's cacheinfo).
+    for (int index = 0; index < 8; ++index) {
+      std::ifstream file("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+                         "/size");
+      uint64_t size = 0;
+      char unit = 0;
+      if (!(file >> size)) continue;
+      if (file >> unit) size <<= unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
+      largest = std::max(largest, size);
+    }
+    return largest;
+  }();
+  return bytes;
+}
 
 uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dtype) {
   // Unsigned, so that no shape can overflow into undefined behaviour here.

@@ -165,8 +165,10 @@ struct CpuSchedule {
   // combines kHeightGroupRows result rows at a time, a column chunk at a time, instead of pairs.
   bool group_h_rows = false;
   // Results written straight into the tensor by the last pass bypass the caches (kernels.h,
-  // ResultStores): set where the call moves more than kStreamedResultMinTraffic and the last pass
-  // writes result rows in place, in the dtypes its kernel streams (plan.cc, ShouldStreamResult).
+  // ResultStores): set where the call moves more than kStreamedResultMinTraffic (and, for results
+  // smaller than their source and the planar H-first pass, more than LastLevelCacheBytes) and
+  // the last pass writes result rows in place, in the dtypes its kernel streams (plan.cc,
+  // ShouldStreamResult).
   bool stream_result = false;
   int64_t num_tasks = 0;  // planes (or image x channel block, or plane groups) x bands
   int num_slots = 1;      // worker slots, each with its own scratch
@@ -209,6 +211,10 @@ Plan BuildPlan(DType dtype, const PlaneView& source, const PlaneView& result, Ax
 
 // Bytes a problem moves: the source read once plus the result written once.
 uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dtype);
+
+// The size of this CPU's last-level cache in bytes (glibc's sysconf, else the largest cache
+// Linux lists for CPU 0), or 0 where the system does not say. Read once.
+uint64_t LastLevelCacheBytes();
 
 // The number of threads to run a problem that moves `traffic_bytes` (source read plus result
 // written) with: the embedding's SetThreadCountOverride if set (engine/thread_control.h), else
