@@ -198,7 +198,8 @@ void CombineThenGatherBench(benchmark::State& state, DType dtype) {
                               height.weights.data()};
   for (auto _ : state) {
     kernels::CombineThenGatherRows(runs, 0, static_cast<size_t>(in), kernels::kMaxRowGroup, dtype,
-                                   src, out, 0, width.view, scratch.data(), dst.data(), in);
+                                   src, out, 0, kernels::SourceReads::kFromCache, width.view,
+                                   scratch.data(), kernels::RowGroupResult{dst.data(), in});
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }

@@ -14,10 +14,10 @@
 // Highway name. The two sides may be one target with two kernel tunings (kernels::KernelTuning):
 // --tune-a and --tune-b change the CPU's tuning for that side, as KEY=VALUE[,KEY=VALUE...] with
 // keys at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, many_taps_in_half_vectors,
-// prefetch_row_group_chunks, blocked_in_half_vectors (0 or 1 for the flags), wide_periodic_taps
-// and group_source_window_bytes, so that a choice the library makes per CPU is measured the same
-// way as a target (a ratio is best read as the geometric mean of both orders: on the Zen 4 VM
-// side A read up to 1.1x slower on some cases whatever its tuning):
+// prefetch_row_group_chunks, blocked_in_half_vectors (0 or 1 for the flags), wide_periodic_taps,
+// group_source_window_bytes and from_memory_at_once_bytes, so that a choice the library makes per
+// CPU is measured the same way as a target (a ratio is best read as the geometric mean of both
+// orders: on the Zen 4 VM side A read up to 1.1x slower on some cases whatever its tuning):
 //
 //   build/bench/target_ab --tune-b many_taps_in_half_vectors=0 avx3 avx3 22 25
 //
@@ -92,13 +92,16 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.wide_periodic_taps = static_cast<int32_t>(value);
     } else if (key == "prefetch_row_group_chunks") {
       tuning.prefetch_row_group_chunks = flag();
+    } else if (key == "from_memory_at_once_bytes") {
+      tuning.from_memory_at_once_bytes = value;
     } else if (key == "group_source_window_bytes") {
       tuning.group_source_window_bytes = value;
     } else {
       throw ToolError("tuning key '" + key +
                       "': expected at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, "
                       "many_taps_in_half_vectors, prefetch_row_group_chunks, "
-                      "blocked_in_half_vectors, wide_periodic_taps or group_source_window_bytes");
+                      "blocked_in_half_vectors, wide_periodic_taps, group_source_window_bytes or "
+                      "from_memory_at_once_bytes");
     }
   }
 }
@@ -112,7 +115,8 @@ std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
          ",prefetch_row_group_chunks=" + std::to_string(tuning.prefetch_row_group_chunks ? 1 : 0) +
          ",blocked_in_half_vectors=" + std::to_string(tuning.blocked_in_half_vectors ? 1 : 0) +
          ",wide_periodic_taps=" + std::to_string(tuning.wide_periodic_taps) +
-         ",group_source_window_bytes=" + std::to_string(tuning.group_source_window_bytes);
+         ",group_source_window_bytes=" + std::to_string(tuning.group_source_window_bytes) +
+         ",from_memory_at_once_bytes=" + std::to_string(tuning.from_memory_at_once_bytes);
 }
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a

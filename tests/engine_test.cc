@@ -920,9 +920,10 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
 
 // Results smaller than their source (the backward of a 2x upsample here), and every result of
 // the planar H-first pass, stream only where a call moves more than the last-level cache holds
-// (LastLevelCacheBytes; kStreamedResultMinTraffic is the floor either way). The planar H-first
-// pass streams through a row group in scratch (StoreFromFloat): every dtype, rows back to back
-// and padded, aligned and misaligned, 1 and 3 threads, the same bits as cached.
+// (LastLevelCacheBytes; kStreamedResultMinTraffic is the floor either way), and only such calls
+// are planned to read their source from memory. The planar H-first pass streams through a row
+// group in scratch: every dtype, rows back to back and padded, aligned and misaligned, 1 and 3
+// threads, the same bits as cached.
 TEST(Engine, ResultsStreamPastTheLastLevelCacheAndChangeNoBits) {
   const uint64_t last_level = LastLevelCacheBytes();
   if (last_level == 0) {
@@ -942,9 +943,11 @@ TEST(Engine, ResultsStreamPastTheLastLevelCacheAndChangeNoBits) {
     const Plan big = planned(beyond * scale, dtype, false);
     EXPECT_EQ(big.schedule.planar_path, PlanarPath::kHeightFirst);
     EXPECT_TRUE(big.schedule.stream_result) << DTypeName(dtype);
+    EXPECT_TRUE(big.schedule.source_from_memory) << DTypeName(dtype);
+    const Plan small = planned(within * scale, dtype, false);
+    EXPECT_FALSE(small.schedule.source_from_memory) << DTypeName(dtype);
     if (within * image_bytes > kStreamedResultMinTraffic) {
-      EXPECT_FALSE(planned(within * scale, dtype, false).schedule.stream_result)
-          << DTypeName(dtype);
+      EXPECT_FALSE(small.schedule.stream_result) << DTypeName(dtype);
     }
   }
   EXPECT_TRUE(planned(beyond, DType::kFloat32, true).schedule.stream_result);  // channels-last

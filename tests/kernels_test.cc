@@ -1573,6 +1573,34 @@ TEST(SourcePrefetcher, AsksForNoRowsOfFewTapsWhereTheTuningSaysSo) {
   EXPECT_EQ(queue->NextLine(), source.data() + 16 * kStride * sizeof(float));
 }
 
+// Where the CPU's tuning asks for no rows at once (Intel), rows read from memory are asked for
+// all the same where KernelTuning::from_memory_at_once_bytes says so and a row is at most
+// kFromMemoryAtOnceMaxRowBytes; from cache, wider rows, or that tuning at 0, none are. (Rows
+// that runs skip show it: the prefetcher counts the rows it asks for run by run.)
+TEST(SourcePrefetcher, AsksForRowsFromMemoryWhereTheTuningSaysSo) {
+  const AxisRuns downscale = AsGather(BuildBilinearAxis(AxisSpec{1000, 224, false, 0.0}));
+  const kernels::RowRuns runs{downscale.first.data(), downscale.weight_offset.data(),
+                              downscale.weights.data()};
+  const size_t narrow = kernels::kFromMemoryAtOnceMaxRowBytes / sizeof(float);
+  std::vector<char> source(1000 * (narrow + 1) * sizeof(float));
+  const auto issued = [&](size_t row_elements, kernels::SourceReads reads, size_t at_once) {
+    const ScopedTuning tuning([&](kernels::KernelTuning& t) {
+      t.prefetch_rows_at_once = false;
+      t.from_memory_at_once_bytes = at_once;
+    });
+    kernels::SourcePrefetcher prefetcher(runs, 0, 224, source.data(),
+                                         static_cast<ptrdiff_t>(row_elements), sizeof(float), 0,
+                                         row_elements, reads);
+    for (size_t i = 0; i < 224; ++i) EXPECT_EQ(prefetcher.Ahead(i), nullptr) << "run " << i;
+    return prefetcher.issued_rows();
+  };
+  const auto memory = kernels::SourceReads::kFromMemory;
+  EXPECT_GT(issued(narrow, memory, 4096), 0);
+  EXPECT_EQ(issued(narrow, kernels::SourceReads::kFromCache, 4096), 0);
+  EXPECT_EQ(issued(narrow + 1, memory, 4096), 0);
+  EXPECT_EQ(issued(narrow, memory, 0), 0);
+}
+
 // Rows whose runs do not repeat (64 -> 127 and the like) run the periodic kernels from a table of
 // one pattern per vector (FindRowTableInterior), bit for bit the exact runs: result lengths
 // around every multiple of this target's lanes up to nine vectors and more, upsampled by about
@@ -2021,6 +2049,68 @@ struct FusedCase {
   PeriodicInterior periodic;
 };
 
+// CombineThenGatherRows through a row group in scratch (RowGroupResult::staging), the result in
+// the source's dtype read from memory: rows back to back and padded, cached and streamed (from a
+// cache line on), and columns two apart. Each element must be StoreFromFloat's of `expected`'s,
+// and the padding untouched.
+void CheckStagedRowGroups(const kernels::RowRuns& runs, int64_t begin, int64_t end, size_t group,
+                          DType dtype, const void* band, ptrdiff_t src_stride, int64_t row0,
+                          const kernels::GatherAxis& gather, float* scratch,
+                          const std::vector<float>& expected, int64_t in_w,
+                          const std::string& label) {
+  struct Layout {
+    ptrdiff_t row_pad, column_stride;
+    kernels::ResultStores stores;
+  };
+  const size_t elem = DTypeSize(dtype);
+  std::vector<float> staging(group * static_cast<size_t>(in_w));
+  for (const Layout& layout : {Layout{0, 1, kernels::ResultStores::kCached},
+                               Layout{0, 1, kernels::ResultStores::kStreamed},
+                               Layout{5, 1, kernels::ResultStores::kStreamed},
+                               Layout{3, 2, kernels::ResultStores::kCached}}) {
+    const ptrdiff_t dst_stride = in_w * layout.column_stride + layout.row_pad;
+    const size_t bytes = static_cast<size_t>((end - begin) * dst_stride) * elem;
+    std::vector<uint8_t> storage(bytes + kernels::kCacheLineBytes, 0xAB);
+    uint8_t* const dst = storage.data() + ElementsToLine(storage.data(), 1);
+    std::vector<uint8_t> want(bytes, 0xAB);
+    for (int64_t i = begin; i < end; ++i) {
+      kernels::StoreFromFloat(dtype, expected.data() + i * in_w, static_cast<size_t>(in_w),
+                              want.data() + static_cast<size_t>((i - begin) * dst_stride) * elem,
+                              layout.column_stride);
+    }
+    kernels::CombineThenGatherRows(runs, static_cast<size_t>(begin), static_cast<size_t>(end),
+                                   group, dtype, band, src_stride, row0,
+                                   kernels::SourceReads::kFromMemory, gather, scratch,
+                                   kernels::RowGroupResult{dst, dst_stride, layout.column_stride,
+                                                           dtype, staging.data(), layout.stores});
+    kernels::FlushStreamedStores();
+    // A NaN's payload is left open (BitsOrNaN): where both elements are NaNs, either will do.
+    const auto is_nan = [&](const uint8_t* at) {
+      float value;
+      if (dtype == DType::kFloat32) {
+        std::memcpy(&value, at, sizeof(value));
+      } else {
+        uint16_t bits;
+        std::memcpy(&bits, at, sizeof(bits));
+        value = dtype == DType::kFloat16 ? Float16ToFloat(bits) : BFloat16ToFloat(bits);
+      }
+      return std::isnan(value);
+    };
+    for (int64_t r = 0; r < end - begin; ++r) {
+      for (int64_t j = 0; j < in_w; ++j) {
+        const size_t at = static_cast<size_t>(r * dst_stride + j * layout.column_stride) * elem;
+        if (is_nan(dst + at) && is_nan(want.data() + at))
+          std::memcpy(dst + at, want.data() + at, elem);
+      }
+    }
+    ASSERT_EQ(std::memcmp(dst, want.data(), bytes), 0)
+        << label << " " << DTypeName(dtype) << " staged, groups of " << group << " rows [" << begin
+        << ", " << end << "), row pad " << layout.row_pad << ", column stride "
+        << layout.column_stride
+        << (layout.stores == kernels::ResultStores::kStreamed ? ", streamed" : "");
+  }
+}
+
 // `src_stride`: elements between source rows; 0 gives rows with padding between them.
 void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uint32_t seed,
                                             const std::string& label, ptrdiff_t src_stride = 0) {
@@ -2080,8 +2170,9 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
                            row0 * src_stride * static_cast<int64_t>(DTypeSize(dtype));
         std::vector<float> dst(static_cast<size_t>((end - begin) * dst_stride), 777.0f);
         kernels::CombineThenGatherRows(runs, static_cast<size_t>(begin), static_cast<size_t>(end),
-                                       group, dtype, band, src_stride, row0, gather, scratch.data(),
-                                       dst.data(), dst_stride);
+                                       group, dtype, band, src_stride, row0,
+                                       kernels::SourceReads::kFromCache, gather, scratch.data(),
+                                       kernels::RowGroupResult{dst.data(), dst_stride});
         for (int64_t i = begin; i < end; ++i) {
           for (int64_t j = 0; j < in_w; ++j) {
             ASSERT_EQ(BitsOrNaN(dst[(i - begin) * dst_stride + j]),
@@ -2091,6 +2182,9 @@ void CheckCombineThenGatherMatchesTwoPasses(const FusedCase& c, DType dtype, uin
           }
           ASSERT_EQ(dst[(i - begin) * dst_stride + in_w], 777.0f) << label << " wrote past a row";
         }
+        CheckStagedRowGroups(runs, begin, end, group, dtype, band, src_stride, row0, gather,
+                             scratch.data(), expected, in_w, label);
+        if (::testing::Test::HasFatalFailure()) return;
       }
     }
 }

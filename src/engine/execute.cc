@@ -84,6 +84,12 @@ ResultStores InPlaceResultStores(const CpuSchedule& schedule) {
   return schedule.stream_result ? ResultStores::kStreamed : ResultStores::kCached;
 }
 
+// Where a pass's source rows come from, as the plan expects (CpuSchedule::source_from_memory).
+kernels::SourceReads SourceReadsOf(const CpuSchedule& schedule) {
+  return schedule.source_from_memory ? kernels::SourceReads::kFromMemory
+                                     : kernels::SourceReads::kFromCache;
+}
+
 // Where the H pass of result row `hi` starts reading, in rows past the band's first row `row0`
 // (0 for an empty run, which reads nothing).
 int64_t RunRowOffset(const AxisRuns& axis, int64_t hi, int64_t row0) {
@@ -160,20 +166,8 @@ class PlanarTask {
     }
   }
 
-  void StoreResultRow(int64_t hi, const float* row,
-                      ResultStores stores = ResultStores::kCached) const {
-    StoreFromFloat(problem_.dtype, row, result_w_, ResultRow(hi), problem_.result.stride_w, stores);
-  }
-
-  // Result rows [hi, hi + count) from float rows result_w apart: one call where the tensor's rows
-  // are back to back too (a call per row of 64 elements cost as much as its conversion).
-  void StoreResultRows(int64_t hi, int64_t count, const float* rows,
-                       ResultStores stores = ResultStores::kCached) const {
-    if (schedule_.result_planes_dense) {
-      StoreFromFloat(problem_.dtype, rows, count * result_w_, ResultRow(hi), 1, stores);
-      return;
-    }
-    for (int64_t r = 0; r < count; ++r) StoreResultRow(hi + r, rows + r * result_w_, stores);
+  void StoreResultRow(int64_t hi, const float* row) const {
+    StoreFromFloat(problem_.dtype, row, result_w_, ResultRow(hi), problem_.result.stride_w);
   }
 
   // Source rows [ho, ho + count) as float rows source_w apart, in one call where the tensor's
@@ -320,23 +314,20 @@ class PlanarTask {
     const RowRuns runs = HeightRuns(problem_.axis_h);
     const auto begin = static_cast<size_t>(band_.result_row_begin);
     const auto end = static_cast<size_t>(band_.result_row_end);
-    // Streamed results go through scratch a row group at a time: the W kernels store cached, and
-    // StoreFromFloat streams the group's whole lines.
+    // Float32 rows of unit column stride are written in place by the W pass, cached; others, and
+    // streamed results, go through a row group in scratch (kernels::RowGroupResult).
     const ResultStores stores = InPlaceResultStores(schedule_);
-    if (result_direct_ && stores == ResultStores::kCached) {
-      CombineThenGatherRows(runs, begin, end, group, rows_dtype, rows, stride, row0, gather_,
-                            group_rows, reinterpret_cast<float*>(ResultRow(band_.result_row_begin)),
-                            problem_.result.stride_h);
-      return;
+    kernels::RowGroupResult result{ResultRow(band_.result_row_begin),
+                                   problem_.result.stride_h,
+                                   problem_.result.stride_w,
+                                   problem_.dtype,
+                                   nullptr,
+                                   stores};
+    if (!result_direct_ || stores == ResultStores::kStreamed) {
+      result.staging = scratch_.result.Span(0, group * result_w_);
     }
-    for (size_t group_begin = begin; group_begin < end; group_begin += group) {
-      const size_t group_end = std::min(end, group_begin + group);
-      float* const result_rows = scratch_.result.Span(0, group * result_w_);
-      CombineThenGatherRows(runs, group_begin, group_end, group, rows_dtype, rows, stride, row0,
-                            gather_, group_rows, result_rows, result_w_);
-      StoreResultRows(static_cast<int64_t>(group_begin),
-                      static_cast<int64_t>(group_end - group_begin), result_rows, stores);
-    }
+    CombineThenGatherRows(runs, begin, end, group, rows_dtype, rows, stride, row0,
+                          SourceReadsOf(schedule_), gather_, group_rows, result);
   }
 
   const ResampleProblem& problem_;

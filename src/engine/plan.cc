@@ -547,6 +547,12 @@ bool ShouldBandWPass(const ResampleProblem& problem, const CpuSchedule& schedule
   return schedule.pair_h_rows && float32_cached && (channels == lanes || channels == 2 * lanes);
 }
 
+// Whether a call moves more than the last-level cache holds (false where its size is unknown).
+bool OutgrowsLastLevelCache(const ResampleProblem& problem) {
+  const uint64_t last_level = LastLevelCacheBytes();
+  return last_level > 0 && TrafficBytes(problem.source, problem.result, problem.dtype) > last_level;
+}
+
 // Streaming stores skip reading each result line before writing it, which pays only on calls
 // too large for the result to be found in cache afterwards (kStreamedResultMinTraffic). The
 // kernels that have them write results straight into the tensor: the channels-last W pass (H
@@ -578,9 +584,7 @@ bool ShouldStreamResult(const ResampleProblem& problem, const CpuSchedule& sched
   // its source) ran about 8 % slower streamed, from memory 1.09-1.28x faster (bench/RESULTS.md,
   // session 52).
   const auto plane = [](const PlaneView& view) { return view.h * view.w; };
-  const uint64_t last_level = LastLevelCacheBytes();
-  const bool outgrows_caches =
-      last_level > 0 && TrafficBytes(problem.source, problem.result, problem.dtype) > last_level;
+  const bool outgrows_caches = OutgrowsLastLevelCache(problem);
   if (plane(problem.result) < plane(problem.source) && !outgrows_caches) return false;
   switch (schedule.layout) {
     case Layout::kPlaneGroups:
@@ -1002,6 +1006,7 @@ Plan BuildPlan(ResampleProblem problem, int num_threads, PassOrder order) {
     schedule.pair_h_rows = !schedule.group_h_rows && ShouldPairHeightRows(p, schedule);
   }
   schedule.stream_result = ShouldStreamResult(p, schedule);
+  schedule.source_from_memory = OutgrowsLastLevelCache(p);
   schedule.band_w_pass = ShouldBandWPass(p, schedule);
   const int64_t units = CountUnits(p, schedule);
   schedule.bands = PlanBands(p, schedule, units, num_threads);

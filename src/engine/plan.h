@@ -170,6 +170,9 @@ struct CpuSchedule {
   // the last pass writes result rows in place, in the dtypes its kernel streams (plan.cc,
   // ShouldStreamResult).
   bool stream_result = false;
+  // Whether the call moves more than the last-level cache holds (LastLevelCacheBytes), so that
+  // its source comes from memory: the kernels may prefetch it differently (kernels::SourceReads).
+  bool source_from_memory = false;
   int64_t num_tasks = 0;  // planes (or image x channel block, or plane groups) x bands
   int num_slots = 1;      // worker slots, each with its own scratch
   ScratchLayout scratch;

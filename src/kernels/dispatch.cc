@@ -165,7 +165,8 @@ KernelTuning DefaultTuningForCpu() {
                         /*prefetch_row_group_chunks=*/true,
                         /*blocked_in_half_vectors=*/true,
                         /*wide_periodic_taps=*/kMaxPeriodicTaps,
-                        /*group_source_window_bytes=*/0};
+                        /*group_source_window_bytes=*/0,
+                        /*from_memory_at_once_bytes=*/0};
   }
 #endif
   return KernelTuning{/*at_once_bytes=*/512,
@@ -176,7 +177,8 @@ KernelTuning DefaultTuningForCpu() {
                       /*prefetch_row_group_chunks=*/false,
                       /*blocked_in_half_vectors=*/false,
                       /*wide_periodic_taps=*/kMaxPeriodicTaps,
-                      /*group_source_window_bytes=*/21 * 1024};
+                      /*group_source_window_bytes=*/21 * 1024,
+                      /*from_memory_at_once_bytes=*/4096};
 }
 
 namespace {

@@ -1657,10 +1657,30 @@ CombineGroupFunction SelectCombineGroup(DType dtype, int phases) {
   return SelectCombineGroupForPhases<1>(dtype);
 }
 
+// Result rows [first, first + rows) of the band, from float rows axis.length apart in staging.
+void StoreStagedRows(const RowGroupResult& result, size_t first, size_t rows, size_t length) {
+  const size_t elem = DTypeSize(result.dtype);
+  char* const dst = static_cast<char*>(result.dst) + static_cast<ptrdiff_t>(first) *
+                                                         result.dst_stride *
+                                                         static_cast<ptrdiff_t>(elem);
+  if (result.column_stride == 1 && result.dst_stride == static_cast<ptrdiff_t>(length)) {
+    // One run, so that lines across two rows stream too.
+    StoreFromFloat(result.dtype, result.staging, rows * length, dst, 1, result.stores);
+    return;
+  }
+  for (size_t r = 0; r < rows; ++r) {
+    StoreFromFloat(
+        result.dtype, result.staging + r * length, length,
+        dst + static_cast<ptrdiff_t>(r) * result.dst_stride * static_cast<ptrdiff_t>(elem),
+        result.column_stride, result.stores);
+  }
+}
+
 void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row_end,
                                size_t group_rows, DType dtype, const void* src,
-                               ptrdiff_t src_stride, int64_t src_row0, const GatherAxis& axis,
-                               float* scratch, float* dst, ptrdiff_t dst_stride) {
+                               ptrdiff_t src_stride, int64_t src_row0, SourceReads reads,
+                               const GatherAxis& axis, float* scratch,
+                               const RowGroupResult& result) {
   const size_t n = axis.source_length;
   const SplitRowFunction split_rows = SelectSplitRow(axis);
   const int phases = split_rows != nullptr ? axis.uniform_stride : 1;
@@ -1668,18 +1688,23 @@ void CombineThenGatherRowsImpl(const RowRuns& runs, size_t row_begin, size_t row
   const CombineGroupFunction combine_group = SelectCombineGroup(dtype, phases);
   const size_t row_floats = GroupRowFloats(n);
   SourcePrefetcher prefetcher(runs, row_begin, row_end, src, src_stride, DTypeSize(dtype), src_row0,
-                              n);
+                              n, reads);
+  const bool staged = result.staging != nullptr;
+  const ptrdiff_t out_stride = staged ? static_cast<ptrdiff_t>(axis.length) : result.dst_stride;
   for (size_t group_begin = row_begin; group_begin < row_end; group_begin += group_rows) {
     const size_t group = std::min(group_rows, row_end - group_begin);
     combine_group(runs, group_begin, group, src, src_stride, src_row0, n, phase_length, scratch,
                   row_floats, prefetcher);
-    float* out = dst + static_cast<ptrdiff_t>(group_begin - row_begin) * dst_stride;
+    float* out = staged ? result.staging
+                        : static_cast<float*>(result.dst) +
+                              static_cast<ptrdiff_t>(group_begin - row_begin) * result.dst_stride;
     if (split_rows != nullptr) {
       split_rows(axis, group, scratch, static_cast<ptrdiff_t>(row_floats), phase_length, out,
-                 dst_stride);
+                 out_stride);
     } else {
-      GatherRowsImpl(axis, group, scratch, static_cast<ptrdiff_t>(row_floats), out, dst_stride);
+      GatherRowsImpl(axis, group, scratch, static_cast<ptrdiff_t>(row_floats), out, out_stride);
     }
+    if (staged) StoreStagedRows(result, group_begin - row_begin, group, axis.length);
   }
 }
 
@@ -1731,11 +1756,11 @@ void GatherPixelRows(const GatherAxis& axis, size_t channels, size_t rows, const
 
 void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, size_t group_rows,
                            DType dtype, const void* src, ptrdiff_t src_stride, int64_t src_row0,
-                           const GatherAxis& axis, float* scratch, float* dst,
-                           ptrdiff_t dst_stride) {
+                           SourceReads reads, const GatherAxis& axis, float* scratch,
+                           const RowGroupResult& result) {
   HWY_DYNAMIC_DISPATCH(CombineThenGatherRowsImpl)
-  (runs, row_begin, row_end, group_rows, dtype, src, src_stride, src_row0, axis, scratch, dst,
-   dst_stride);
+  (runs, row_begin, row_end, group_rows, dtype, src, src_stride, src_row0, reads, axis, scratch,
+   result);
 }
 
 bool SplitsPixelPhases(size_t channels, int stride) {

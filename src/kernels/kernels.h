@@ -239,17 +239,36 @@ void CombineRowRunsTo(const RowRuns& runs, size_t row_begin, size_t row_end, con
                       ptrdiff_t src_stride, size_t src_row0, size_t n, DType dtype, void* dst,
                       ptrdiff_t dst_stride, ResultStores stores);
 
+// Where a pass expects its source to come from: memory where the call moves more than the
+// last-level cache holds (the plan decides), else cache. Prefetches may differ; bits do not.
+enum class SourceReads { kFromCache, kFromMemory };
+
+// Where CombineThenGatherRows puts result row i (of the band from row_begin): at dst +
+// (i - row_begin) * dst_stride elements of `dtype`, its columns column_stride apart. Without
+// `staging`, the W pass writes float32 rows of unit column stride there itself, cached. With it
+// (group_rows rows of axis.length floats), each row group is gathered into staging and stored
+// from there as StoreFromFloat stores it, in any dtype and column stride, the whole lines of
+// contiguous rows streamed where `stores` says.
+struct RowGroupResult {
+  void* dst = nullptr;
+  ptrdiff_t dst_stride = 0;
+  ptrdiff_t column_stride = 1;
+  DType dtype = DType::kFloat32;
+  float* staging = nullptr;
+  ResultStores stores = ResultStores::kCached;
+};
+
 // The planar H-first pass over result rows [row_begin, row_end), `group_rows` rows at a time: row
 // i is the H pass of its run over source rows of `dtype` (source row o at src + (o - src_row0)
-// * src_stride elements) followed by the W pass over `axis`, written to dst + (i - row_begin) *
-// dst_stride. `scratch` holds group_rows * GroupRowFloats(axis.source_length) floats. The same
-// bits as CombineRowsFrom into rows and GatherRows over them; where the W pass has a uniform
-// interior of stride 2 or 4 the H pass stores its rows split by column phase, so the W pass
-// needs no shuffles.
+// * src_stride elements) followed by the W pass over `axis`, written to `result`. `scratch`
+// holds group_rows * GroupRowFloats(axis.source_length) floats. The same bits as CombineRowsFrom
+// into rows, GatherRows over them and StoreFromFloat; where the W pass has a uniform interior of
+// stride 2 or 4 the H pass stores its rows split by column phase, so the W pass needs no
+// shuffles.
 void CombineThenGatherRows(const RowRuns& runs, size_t row_begin, size_t row_end, size_t group_rows,
                            DType dtype, const void* src, ptrdiff_t src_stride, int64_t src_row0,
-                           const GatherAxis& axis, float* scratch, float* dst,
-                           ptrdiff_t dst_stride);
+                           SourceReads reads, const GatherAxis& axis, float* scratch,
+                           const RowGroupResult& result);
 
 // The W pass of a channels-last row (gather_pixels.cc): pixel i of dst (channels floats at dst +
 // i * dst_pixel_stride) = sum_k weights[weight_offset[i] + k] * pixel first[i] + k of src, whole
@@ -447,7 +466,19 @@ struct KernelTuning {
   // bicubic AA forward 1.10-1.12; windows of 16 and 28 KiB lost as well: there the moves cost more
   // than the L2 reads they save.
   size_t group_source_window_bytes;
+  // How far ahead (bytes) the planar H-first pass asks for its source rows at once, into L2,
+  // where they come from memory (SourceReads::kFromMemory) and a row is at most
+  // kFromMemoryAtOnceMaxRowBytes; 0: as from cache. 4 KiB on Intel, 0 on AMD (whose at-once
+  // prefetch runs anyway). On the Emerald Rapids VM (session 52, in-process, 2 threads, calls of
+  // 335-377 MB) the 2x bilinear backward of 128-column planes ran 1.06-1.10x faster, nearest
+  // 1.02-1.09, bfloat16 and float16 ones 1.14-1.23, a 2x downscale forward 1.04-1.08, 192-column
+  // planes 1.04; rows of 1 KiB 1.00, 2 KiB 0.97 and 4 KiB 0.89 (the burst of lines outruns the
+  // fill buffers), hence the limit. In L3 (the suite's case 1) the same prefetch ran 0.92-0.99x,
+  // hence only from memory.
+  size_t from_memory_at_once_bytes;
 };
+// The widest rows KernelTuning::from_memory_at_once_bytes applies to.
+inline constexpr size_t kFromMemoryAtOnceMaxRowBytes = 1024;
 // The tuning in force: the CPU's (DefaultTuningForCpu) unless overridden.
 const KernelTuning& TuningForCpu();
 KernelTuning DefaultTuningForCpu();

@@ -56,6 +56,8 @@ class LinePrefetchQueue {
   LinePrefetchQueue(ptrdiff_t stride, size_t span)
       : stride_(stride), span_(span), into_l2_(TuningForCpu().into_l2) {}
 
+  void set_into_l2(bool into_l2) { into_l2_ = into_l2; }
+
   // Drops the queued rows.
   void Clear() {
     rows_ = 0;
@@ -116,7 +118,7 @@ class LinePrefetchQueue {
  private:
   const ptrdiff_t stride_;
   const size_t span_;
-  const bool into_l2_;
+  bool into_l2_;
   const char* next_row_ = nullptr;
   size_t rows_ = 0;
   size_t offset_ = 0;  // bytes of next_row_ already issued
@@ -176,7 +178,8 @@ inline bool RunsSkipRows(const RowRuns& runs, size_t begin, size_t end) {
 // KernelTuning::at_once_bytes (at least a row) past the advance, spread
 // KernelTuning::spread_bytes ahead: distances chosen for the CPU (kernels.h). Where the CPU's
 // tuning says so (KernelTuning::prefetch_rows_at_once: on Intel), rows that would be issued at
-// once are not asked for at all.
+// once are not asked for at all, unless they come from memory (SourceReads::kFromMemory, rows of
+// at most kFromMemoryAtOnceMaxRowBytes: KernelTuning::from_memory_at_once_bytes ahead, into L2).
 //
 // Where the H pass takes Combine's many-tap form, the rows are queued instead (LinePrefetchQueue)
 // and that form (or the bfloat16 form for rows split by phase, given as many taps) issues them a
@@ -185,7 +188,7 @@ class SourcePrefetcher {
  public:
   SourcePrefetcher(const RowRuns& runs, size_t row_begin, size_t row_end, const void* src,
                    ptrdiff_t src_stride, size_t element_bytes, int64_t src_row0,
-                   size_t row_elements)
+                   size_t row_elements, SourceReads reads = SourceReads::kFromCache)
       : src_(static_cast<const char*>(src)),
         row_bytes_(src_stride * static_cast<ptrdiff_t>(element_bytes)),
         src_row0_(src_row0),
@@ -207,7 +210,13 @@ class SourcePrefetcher {
     for (size_t i = first_i; i <= last_i; ++i) longest = std::max(longest, runs.count(i));
     skips_rows_ = RunsSkipRows(runs, first_i, last_i + 1);
     spread_ = UseManyTapForm(static_cast<size_t>(longest), src_stride, element_bytes);
-    silent_ = !spread_ && !TuningForCpu().prefetch_rows_at_once;
+    // Rows from memory asked for at once where the tuning says so, into L2; spread rows as from
+    // cache.
+    if (!spread_) {
+      from_memory_at_once_ = FromMemoryAtOnceBytes(reads, row_elements * element_bytes);
+      if (from_memory_at_once_ > 0) queue_.set_into_l2(true);
+    }
+    silent_ = !spread_ && !TuningForCpu().prefetch_rows_at_once && from_memory_at_once_ == 0;
     if (silent_) return;
     const int64_t advance =
         last_i > first_i
@@ -219,7 +228,9 @@ class SourcePrefetcher {
     const auto row_span = static_cast<int64_t>(row_elements * element_bytes);
     if (row_span > 0) {
       const KernelTuning& tuning = TuningForCpu();
-      const auto bytes = static_cast<int64_t>(spread_ ? tuning.spread_bytes : tuning.at_once_bytes);
+      const auto bytes = static_cast<int64_t>(spread_                    ? tuning.spread_bytes
+                                              : from_memory_at_once_ > 0 ? from_memory_at_once_
+                                                                         : tuning.at_once_bytes);
       const int64_t rows = (bytes + row_span - 1) / row_span;  // at least one
       rows_ahead_ = std::min(rows + std::max<int64_t>(advance, 0),
                              std::max<int64_t>(1, kMaxPrefetchBytes / row_span));
@@ -295,10 +306,18 @@ class SourcePrefetcher {
     done_ = std::max(done_, target);
   }
 
+  // KernelTuning::from_memory_at_once_bytes where it applies to this pass, else 0.
+  static size_t FromMemoryAtOnceBytes(SourceReads reads, size_t row_span) {
+    return reads == SourceReads::kFromMemory && row_span <= kFromMemoryAtOnceMaxRowBytes
+               ? TuningForCpu().from_memory_at_once_bytes
+               : 0;
+  }
+
   static constexpr int64_t kMaxPrefetchBytes = 8192;
   const char* src_;
   const ptrdiff_t row_bytes_;
   const int64_t src_row0_;
+  size_t from_memory_at_once_ = 0;  // bytes ahead, into L2; 0: the CPU's tuning as from cache
   LinePrefetchQueue queue_;
   const RowRuns runs_;
   size_t cursor_ = 0, end_i_ = 0;  // the first run not yet passed, and past the band's last
