@@ -470,11 +470,11 @@ struct KernelTuning {
   // where they come from memory (SourceReads::kFromMemory) and a row is at most
   // kFromMemoryAtOnceMaxRowBytes; 0: as from cache. 4 KiB on Intel, 0 on AMD (whose at-once
   // prefetch runs anyway). On the Emerald Rapids VM (session 52, in-process, 2 threads, calls of
-  // 335-377 MB) the 2x bilinear backward of 128-column planes ran 1.06-1.10x faster, nearest
-  // 1.02-1.09, bfloat16 and float16 ones 1.14-1.23, a 2x downscale forward 1.04-1.08, 192-column
-  // planes 1.04; rows of 1 KiB 1.00, 2 KiB 0.97 and 4 KiB 0.89 (the burst of lines outruns the
-  // fill buffers), hence the limit. In L3 (the suite's case 1) the same prefetch ran 0.92-0.99x,
-  // hence only from memory.
+  // 335-377 MB) the 2x bilinear backward of 128-column planes ran 1.11x faster, nearest 1.12,
+  // bicubic 1.16, bfloat16 and float16 ones 1.25-1.26, 2x downscale forwards 1.11 (bfloat16
+  // 1.21), 192-column planes 1.08; 512-column planes (not prefetched) 1.03. Prefetched so, rows
+  // of 2 KiB had run 0.97x and of 4 KiB 0.89x (the burst of lines outruns the fill buffers), hence
+  // the limit; in L3 (the suite's case 1) 0.92-0.99x, hence only from memory.
   size_t from_memory_at_once_bytes;
 };
 // The widest rows KernelTuning::from_memory_at_once_bytes applies to.
