@@ -2084,25 +2084,29 @@ void CheckStagedRowGroups(const kernels::RowRuns& runs, int64_t begin, int64_t e
                                    kernels::RowGroupResult{dst, dst_stride, layout.column_stride,
                                                            dtype, staging.data(), layout.stores});
     kernels::FlushStreamedStores();
-    // A NaN's payload is left open (BitsOrNaN): where both elements are NaNs, either will do.
-    const auto is_nan = [&](const uint8_t* at) {
-      float value;
-      if (dtype == DType::kFloat32) {
-        std::memcpy(&value, at, sizeof(value));
-      } else {
-        uint16_t bits;
-        std::memcpy(&bits, at, sizeof(bits));
-        value = dtype == DType::kFloat16 ? Float16ToFloat(bits) : BFloat16ToFloat(bits);
+    // A NaN's payload is left open: every NaN element is compared as one value (BitsOrNaN,
+    // Bits16OrNaN), every other byte as it is.
+    const auto one_nan = [&](uint8_t* buffer) {
+      for (int64_t r = 0; r < end - begin; ++r) {
+        for (int64_t j = 0; j < in_w; ++j) {
+          uint8_t* const at =
+              buffer + static_cast<size_t>(r * dst_stride + j * layout.column_stride) * elem;
+          if (dtype == DType::kFloat32) {
+            float value;
+            std::memcpy(&value, at, sizeof(value));
+            const uint32_t bits = BitsOrNaN(value);
+            std::memcpy(at, &bits, sizeof(bits));
+          } else {
+            uint16_t bits;
+            std::memcpy(&bits, at, sizeof(bits));
+            bits = Bits16OrNaN(dtype, bits);
+            std::memcpy(at, &bits, sizeof(bits));
+          }
+        }
       }
-      return std::isnan(value);
     };
-    for (int64_t r = 0; r < end - begin; ++r) {
-      for (int64_t j = 0; j < in_w; ++j) {
-        const size_t at = static_cast<size_t>(r * dst_stride + j * layout.column_stride) * elem;
-        if (is_nan(dst + at) && is_nan(want.data() + at))
-          std::memcpy(dst + at, want.data() + at, elem);
-      }
-    }
+    one_nan(dst);
+    one_nan(want.data());
     ASSERT_EQ(std::memcmp(dst, want.data(), bytes), 0)
         << label << " " << DTypeName(dtype) << " staged, groups of " << group << " rows [" << begin
         << ", " << end << "), row pad " << layout.row_pad << ", column stride "
