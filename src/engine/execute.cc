@@ -128,6 +128,7 @@ class PlanarTask {
         c_(task / static_cast<int64_t>(schedule_.bands.size()) % problem_.result.c),
         result_w_(problem_.result.w),
         source_w_(problem_.source.w),
+        tile_row_(schedule_.tile_row_floats),
         scratch_(SlotScratch(schedule_, workspace, slot)),
         gather_(WidthGather(plan)),
         source_direct_(schedule_.source_rows_float_in_place),
@@ -212,13 +213,13 @@ class PlanarTask {
     const int64_t row0 = band_.source_row_begin,
                   rows = band_.source_row_end - band_.source_row_begin;
     const float* tile = nullptr;
-    ptrdiff_t stride = result_w_;
+    ptrdiff_t stride = tile_row_;
     float* tile_rows = nullptr;
     if (problem_.axis_w.identity && source_direct_) {
       tile = reinterpret_cast<const float*>(SourceRow(row0));  // the source's own rows
       stride = problem_.source.stride_h;
     } else {
-      tile_rows = scratch_.tile.Span(0, rows * result_w_);
+      tile_rows = scratch_.tile.Span(0, rows * tile_row_);
       tile = tile_rows;
     }
     int64_t front = 0;  // the band's source row (from row0) at the tile's first row
@@ -228,11 +229,11 @@ class PlanarTask {
       if (source_direct_) {
         GatherRows(gather_, static_cast<size_t>(end - begin),
                    reinterpret_cast<const float*>(SourceRow(row0 + begin)),
-                   problem_.source.stride_h, tile_rows + (begin - front) * result_w_, result_w_);
+                   problem_.source.stride_h, tile_rows + (begin - front) * tile_row_, tile_row_);
       } else if (problem_.axis_w.identity) {
         for (int64_t r = begin; r < end; ++r) {
           LoadAsFloat(problem_.dtype, SourceRow(row0 + r), problem_.source.stride_w, source_w_,
-                      tile_rows + (r - front) * result_w_);
+                      tile_rows + (r - front) * tile_row_);
         }
       } else {
         // A row group at a time, so the W pass shares its weight loads across rows as it does
@@ -243,7 +244,7 @@ class PlanarTask {
           float* const source_rows = scratch_.source.Span(0, group * source_w_);
           LoadSourceRows(row0 + r0, group, source_rows);
           GatherRows(gather_, static_cast<size_t>(group), source_rows, source_w_,
-                     tile_rows + (r0 - front) * result_w_, result_w_);
+                     tile_rows + (r0 - front) * tile_row_, tile_row_);
         }
       }
     };
@@ -269,7 +270,7 @@ class PlanarTask {
         if (window > 0 && target - front > window) {
           // The runs start in order (plan.cc, WidthFirstWindowRows): rows before hi's first one
           // are read no more. Where no row can go, the step runs on into the whole band's tile.
-          MoveRowsToFront(tile_rows, result_w_, RunRowOffset(ax_h, hi, row0), done, &front);
+          MoveRowsToFront(tile_rows, tile_row_, RunRowOffset(ax_h, hi, row0), done, &front);
         }
         w_pass(done, target);
         done = target;
@@ -336,6 +337,7 @@ class PlanarTask {
   const RowBand& band_;
   const int64_t n_, c_;
   const int64_t result_w_, source_w_;
+  const int64_t tile_row_;  // W first: floats from one tile row to the next
   const Scratch scratch_;
   const GatherAxis gather_;
   const bool source_direct_, result_direct_;

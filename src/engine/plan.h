@@ -147,6 +147,9 @@ struct CpuSchedule {
   int64_t group_source_window_rows = 0;
   // Planar: rows handed from one pass to the other at once (plan.cc, PlanarRowGroup).
   int64_t row_group = 0;
+  // Planar W first: floats from one tile row to the next, at least the result width (whole cache
+  // lines for 16-bit results; plan.cc, TileRowFloats).
+  int64_t tile_row_floats = 0;
   // Planar W first, result rows in place: the W pass fills the tile this many rows at a time,
   // each step followed by the H pass of every result row it completes, so that those rows are
   // read back from L1; 0 runs the whole band's W pass first (plan.cc, WidthFirstStepRows).
