@@ -1301,18 +1301,20 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
   }
 }
 
-// The planar W-first tile's rows (CpuSchedule::tile_row_floats) start on cache lines for 16-bit
-// results and streamed float32 ones, and lie the result width apart for float32 results stored
-// cached; the scratch holds the tallest band's rows at that stride. Padded or not, the bits are
-// the same: each 16-bit plan against the naive product (RunAndCheck, 1 and 3 threads) and
-// against itself with rows the result width apart, and a streamed float32 one against itself so.
+// The W-first tile's rows (CpuSchedule::tile_row_floats) start on cache lines where the results
+// round to bfloat16 or stream, and lie a row's floats apart where float32 or float16 results are
+// stored cached, in planar, interleaved (RGB) and channels-last (8 channels) tiles; the scratch
+// holds the tallest band's rows at that stride. Padded or not, the bits are the same: each plan
+// against the naive product (RunAndCheck, 1 and 3 threads), and each padded one against itself
+// with rows a row's floats apart, streamed ones included.
 TEST(Engine, WidthFirstTileRowsStartOnCacheLinesWhereTheyPayAndChangeNoBits) {
   const auto gather = [](int64_t source, int64_t result) {
     return AsGather(BuildBilinearAxis(AxisSpec{source, result, false, 0.0}));
   };
-  const auto padded = [](int64_t w) { return (w + 15) / 16 * 16; };
-  // Runs `plan` on standard normal values, then again with tile rows the result width apart
-  // (scratch sized for the padded rows holds them), and expects the same bytes.
+  const auto padded = [](int64_t floats) { return (floats + 15) / 16 * 16; };
+  // Runs `plan` on standard normal values, then again with tile rows a row's floats apart
+  // (scratch sized for the padded rows holds them), and expects the same bytes (those between
+  // pixels, which neither writes, filled alike).
   const auto expect_unpadded_run_matches = [](Plan plan, const std::string& what) {
     const size_t elem = DTypeSize(plan.problem.dtype);
     const PlaneView& source = plan.problem.source;
@@ -1328,53 +1330,72 @@ TEST(Engine, WidthFirstTileRowsStartOnCacheLinesWhereTheyPayAndChangeNoBits) {
                             1);
     plan.problem.source.data = reinterpret_cast<char*>(source_data.data());
     std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
-    std::vector<uint8_t> with_padding(result_bytes, 0xAB), without(result_bytes, 0xCD);
+    std::vector<uint8_t> with_padding(result_bytes, 0xAB), without(result_bytes, 0xAB);
     plan.problem.result.data = reinterpret_cast<char*>(with_padding.data());
     Execute(plan, workspace.data());
-    plan.schedule.tile_row_floats = plan.problem.result.w;
+    plan.schedule.tile_row_floats = plan.problem.result.w * plan.schedule.channel_block;
     plan.problem.result.data = reinterpret_cast<char*>(without.data());
     Execute(plan, workspace.data());
     EXPECT_EQ(with_padding, without) << what;
   };
-  for (int64_t width : {46, 100, 127, 128, 299}) {
-    // n, c, result h, w, source h, w: a forward's output and input, 1.5x taller.
-    const Problem p{1, 2, 48, width, 32, (width + 1) / 2, false};
-    const AxisRuns ax_h = gather(p.out_h, p.in_h), ax_w = gather(p.out_w, p.in_w);
-    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-      const std::string what = std::to_string(width) + " " + DTypeName(dtype);
-      PlaneView source, result;
-      ShapeViews(p, &source, &result);
-      for (int threads : {1, 3}) {
-        const Plan plan =
-            BuildPlan(dtype, source, result, ax_h, ax_w, threads, PassOrder::kWidthFirst);
-        ASSERT_EQ(plan.schedule.layout, Layout::kPlanar) << what;
-        ASSERT_EQ(plan.schedule.planar_path, PlanarPath::kWidthFirst) << what;
-        ASSERT_FALSE(plan.schedule.stream_result) << what;
-        EXPECT_EQ(plan.schedule.tile_row_floats, dtype == DType::kFloat32 ? width : padded(width))
-            << what;
-        int64_t band_rows = 0;
-        for (const RowBand& band : plan.schedule.bands) {
-          band_rows = std::max<int64_t>(band_rows, band.source_row_end - band.source_row_begin);
+  // W: a 2x forward (pixel rows gathered as they are where interleaved) or a 2x gradient
+  // (interleaved pixel rows through planar ones); H: a 1.5x forward.
+  for (int64_t width : {46, 127, 128, 299}) {
+    for (bool gradient : {false, true}) {
+      // Planar, RGB, 8 channels, and 8 channels a float apart (pixels not dense).
+      for (const auto& [channels, pixel_pad] :
+           {std::pair<int64_t, int64_t>{1, 0}, {3, 0}, {8, 0}, {8, 1}}) {
+        Problem p{1, 2, 48, width, 32, 0, false};  // n, c, result h, w, source h, w
+        p.c = channels == 1 ? 2 : channels;
+        p.out_w = gradient ? 2 * width : (width + 1) / 2;
+        p.channels_last = channels > 1;
+        p.pixel_pad = pixel_pad;
+        const AxisRuns ax_h = gather(p.out_h, p.in_h);
+        const AxisRuns ax_w =
+            gradient ? Transpose(BuildBilinearAxis(AxisSpec{p.in_w, p.out_w, false, 0.0}))
+                     : gather(p.out_w, p.in_w);
+        for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+          const std::string what = std::to_string(width) + (gradient ? " gradient x " : " x ") +
+                                   std::to_string(channels) + " channels (pad " +
+                                   std::to_string(pixel_pad) + ") " + DTypeName(dtype);
+          PlaneView source, result;
+          ShapeViews(p, &source, &result);
+          for (int threads : {1, 3}) {
+            const Plan plan =
+                BuildPlan(dtype, source, result, ax_h, ax_w, threads, PassOrder::kWidthFirst);
+            ASSERT_FALSE(plan.schedule.h_pass_first) << what;
+            ASSERT_FALSE(plan.schedule.stream_result) << what;
+            const int64_t row_floats = width * plan.schedule.channel_block;
+            EXPECT_EQ(plan.schedule.tile_row_floats,
+                      dtype == DType::kBFloat16 ? padded(row_floats) : row_floats)
+                << what;
+            int64_t band_rows = 0;
+            for (const RowBand& band : plan.schedule.bands) {
+              band_rows = std::max<int64_t>(band_rows, band.source_row_end - band.source_row_begin);
+            }
+            EXPECT_GE(static_cast<int64_t>(plan.schedule.scratch.tile_floats),
+                      band_rows * plan.schedule.tile_row_floats)
+                << what;
+            std::vector<uint8_t> bits;
+            RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kWidthFirst, threads, &bits);
+            if (HasFatalFailure()) return;
+            if (dtype == DType::kBFloat16) expect_unpadded_run_matches(plan, what);
+          }
         }
-        EXPECT_GE(static_cast<int64_t>(plan.schedule.scratch.tile_floats),
-                  band_rows * plan.schedule.tile_row_floats)
-            << what;
-        std::vector<uint8_t> bits;
-        RunAndCheck(p, ax_h, ax_w, dtype, PassOrder::kWidthFirst, threads, &bits);
-        if (HasFatalFailure()) return;
-        if (dtype != DType::kFloat32) expect_unpadded_run_matches(plan, what);
       }
     }
   }
-  // Float32 results of more than kStreamedResultMinTraffic stream, through padded rows.
-  const Problem large{1, 2, 1800, 1023, 900, 512, false};
-  PlaneView source, result;
-  ShapeViews(large, &source, &result);
-  const Plan plan = BuildPlan(DType::kFloat32, source, result, gather(large.out_h, large.in_h),
-                              gather(large.out_w, large.in_w), 2, PassOrder::kWidthFirst);
-  ASSERT_TRUE(plan.schedule.stream_result);
-  EXPECT_EQ(plan.schedule.tile_row_floats, padded(large.in_w));
-  expect_unpadded_run_matches(plan, "streamed float32");
+  // Results of more than kStreamedResultMinTraffic stream, through padded rows.
+  for (DType dtype : {DType::kFloat32, DType::kFloat16}) {
+    const Problem large{1, dtype == DType::kFloat32 ? 2 : 4, 1800, 1023, 900, 512, false};
+    PlaneView source, result;
+    ShapeViews(large, &source, &result);
+    const Plan plan = BuildPlan(dtype, source, result, gather(large.out_h, large.in_h),
+                                gather(large.out_w, large.in_w), 2, PassOrder::kWidthFirst);
+    ASSERT_TRUE(plan.schedule.stream_result) << DTypeName(dtype);
+    EXPECT_EQ(plan.schedule.tile_row_floats, padded(large.in_w)) << DTypeName(dtype);
+    expect_unpadded_run_matches(plan, std::string("streamed ") + DTypeName(dtype));
+  }
 }
 
 // The pool runs every task exactly once, whatever the thread count and however its claims of

@@ -504,7 +504,7 @@ class ChannelsLastTask {
   void RunWPassIntoTile() {
     const int64_t row0 = band_->source_row_begin;
     const int64_t rows = band_->source_row_end - row0;
-    const ptrdiff_t tile_row = result_w_ * width_;
+    const ptrdiff_t tile_row = schedule_.tile_row_floats;
     float* const tile = scratch_.tile.Span(0, rows * tile_row);
     if (f32_) {
       GatherPixelBand(gather_, width_, static_cast<size_t>(rows),
@@ -523,22 +523,23 @@ class ChannelsLastTask {
   // tile.
   void RunHPassFromTile(const RowBand& rows) {
     const int64_t row0 = band_->source_row_begin;
-    const ptrdiff_t tile_row = result_w_ * width_;
+    const ptrdiff_t tile_row = schedule_.tile_row_floats;
+    const int64_t row_floats = result_w_ * width_;
     const AxisRuns& ax_h = axis_h_;
     const int64_t band_rows = band_->source_row_end - row0;
     const float* const tile = scratch_.tile.Span(0, band_rows * tile_row);
     if (schedule_.result_pixels_dense) {
       CombineRowRunsTo(HeightRuns(ax_h), static_cast<size_t>(rows.result_row_begin),
                        static_cast<size_t>(rows.result_row_end), tile, tile_row,
-                       static_cast<size_t>(row0), static_cast<size_t>(tile_row), dtype_,
+                       static_cast<size_t>(row0), static_cast<size_t>(row_floats), dtype_,
                        ResultPixel(rows.result_row_begin, 0), result_->stride_h, stores_);
       return;
     }
     for (int64_t hi = rows.result_row_begin; hi < rows.result_row_end; ++hi) {
       const float* const rows = tile + RunRowOffset(ax_h, hi, row0) * tile_row;
       const float* const weights = ax_h.weights.data() + ax_h.weight_offset[hi];
-      float* const dst = scratch_.result.Span(0, tile_row);
-      CombineRows(dst, tile_row, rows, tile_row, weights, ax_h.count(hi));
+      float* const dst = scratch_.result.Span(0, row_floats);
+      CombineRows(dst, row_floats, rows, tile_row, weights, ax_h.count(hi));
       StoreResultRow(hi, dst);
     }
   }
@@ -729,7 +730,8 @@ class InterleavedTask {
   void RunWFirst() {
     const int64_t row0 = band_.source_row_begin;
     const int64_t rows = band_.source_row_end - row0;
-    const size_t tile_row = channels_ * result_w_;
+    const auto tile_row = static_cast<size_t>(schedule_.tile_row_floats);
+    const size_t row_floats = channels_ * result_w_;
     const size_t source_row = channels_ * source_w_;
     float* const tile = scratch_.tile.Span(0, rows * tile_row);
     const auto converted_rows = static_cast<size_t>(schedule_.converted_pixel_rows);
@@ -762,12 +764,12 @@ class InterleavedTask {
           LoadAsFloat(problem_.dtype, SourceRow(row0 + r), 1, source_row, converted);
           pixels = converted;
         }
-        WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, tile_row));
+        WPassRow(pixels, planar, scratch_.tile.Span(r * tile_row, row_floats));
       }
     }
     CombineRowRunsTo(HeightRuns(problem_.axis_h), static_cast<size_t>(band_.result_row_begin),
                      static_cast<size_t>(band_.result_row_end), tile,
-                     static_cast<ptrdiff_t>(tile_row), static_cast<size_t>(row0), tile_row,
+                     static_cast<ptrdiff_t>(tile_row), static_cast<size_t>(row0), row_floats,
                      problem_.dtype, ResultRow(band_.result_row_begin), problem_.result.stride_h,
                      InPlaceResultStores(schedule_));
   }

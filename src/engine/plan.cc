@@ -451,23 +451,28 @@ PlanarPath ChoosePlanarPath(const ResampleProblem& problem, bool h_pass_first) {
   return problem.axis_h.identity ? PlanarPath::kWidthOnly : PlanarPath::kWidthFirst;
 }
 
-// Floats from one row of the planar W-first tile to the next: the result width, rounded up to
-// whole cache lines (so that every tile row starts on one) except where float32 results are
-// stored cached straight into the result's rows. The H pass takes whole vectors only from rows
-// that all start on a vector's multiple (kernels: RowsStartOnMultiplesOf; else half vectors on
-// AVX-512), and whole vectors halve the instructions that round a result to 16 bits or stream it
-// through the staging buffer. Float32 rows stored cached lie the result width apart, so whole
-// vectors split every store of a row off a line across two lines. In-process on the Emerald
-// Rapids VM (session 53, AVX3, 2 threads), padded against unpadded rows: bilinear forwards
-// 64 -> 127 ran 1.5x faster in bfloat16, 1.15x in float16, 1.12x in float32 (streamed); 256 -> 299
-// 1.25x in bfloat16; bicubic forwards 224 -> 299 1.08x in float16, 448 -> 598 1.09x in float32
-// (streamed); but float32 256 -> 299 forwards of 15 MB, cached, 0.92x (bilinear and bicubic).
+// Floats from one row of the W-first tile (the W pass's rows, which the H pass combines) to the
+// next, 0 where the plan keeps no such tile: a row's floats (result width x channel block),
+// rounded up to whole cache lines where the results stream or round to bfloat16, so that every
+// tile row starts on one. The H pass takes whole vectors only from rows that all start on a
+// vector's multiple (kernels: RowsStartOnMultiplesOf; else half vectors on AVX-512), and whole
+// vectors halve the instructions that round to bfloat16 (a dozen a vector) or stream through the
+// staging buffer. Results stored cached in float32 or float16 (one conversion a vector) keep
+// unpadded rows: those lie a row's floats apart in the result too, and there whole vectors split
+// every store of a row off a line across two lines. In-process on the Emerald Rapids VM (session
+// 53, AVX3, 2 threads), padded against unpadded rows: bilinear forwards 64 -> 127 ran 1.5x faster
+// in bfloat16 and 1.12-1.15x in float32 and float16 (streamed), 256 -> 299 1.25x in bfloat16,
+// channels-last bfloat16 ones 1.07-1.18x (RGB 256 -> 299, RGBA and 8 channels 64 -> 127); bicubic
+// forwards 448 -> 598 1.09x in float32 (streamed); but cached float32 256 -> 299 forwards ran
+// 0.92x (bilinear and bicubic) and cached float16 channels-last 64 -> 127 0.87-0.91x.
 int64_t TileRowFloats(const ResampleProblem& problem, const CpuSchedule& schedule) {
-  if (schedule.layout != Layout::kPlanar || schedule.planar_path != PlanarPath::kWidthFirst) {
+  if (schedule.h_pass_first ||
+      (schedule.layout == Layout::kPlanar && schedule.planar_path != PlanarPath::kWidthFirst)) {
     return 0;
   }
-  if (problem.dtype == DType::kFloat32 && !schedule.stream_result) return problem.result.w;
-  return static_cast<int64_t>(RoundUpToCacheLine(static_cast<size_t>(problem.result.w)));
+  const int64_t row_floats = problem.result.w * schedule.channel_block;
+  if (problem.dtype != DType::kBFloat16 && !schedule.stream_result) return row_floats;
+  return static_cast<int64_t>(RoundUpToCacheLine(static_cast<size_t>(row_floats)));
 }
 
 // Rows go straight to and from the tensors wherever the kernels can take them as they are:
@@ -714,7 +719,7 @@ std::vector<RowBand> PlanBands(const ResampleProblem& problem, const CpuSchedule
   if (schedule.layout == Layout::kPlaneGroups) return MakeBands(problem.axis_h, 1);
   const int64_t row_pixels = schedule.h_pass_first ? problem.source.w : problem.result.w;
   int64_t tile_row = row_pixels * (schedule.layout == Layout::kPlanar ? 1 : schedule.channel_block);
-  if (schedule.tile_row_floats > 0) tile_row = schedule.tile_row_floats;  // planar W first
+  if (schedule.tile_row_floats > 0) tile_row = schedule.tile_row_floats;  // W first
   int64_t count = ChooseBandCount(units, tile_row, problem.axis_h, num_threads);
   // A W-first planar tile short of the steps' size (WidthFirstStepRows) fills whole, so it is cut
   // into bands of about the steps' window, where runs of at most kMaxWindowedTaps taps leave
@@ -751,7 +756,8 @@ ScratchLayout ChannelsLastScratch(const ResampleProblem& problem, const CpuSched
                                 : HeldHeightRows(schedule) * row_floats;
     scratch.result_floats = f32 ? 0 : result_w * block;  // the W pass's row before conversion
   } else {
-    scratch.tile_floats = MaxBandRows(schedule.bands) * result_w * block;  // W-pass rows
+    scratch.tile_floats =
+        static_cast<size_t>(MaxBandRows(schedule.bands) * schedule.tile_row_floats);  // W-pass rows
     scratch.source_floats = f32 ? 0 : source_w * block;  // one source row as float
     // Dense result rows are written in place, 16-bit ones rounded in registers.
     scratch.result_floats = schedule.result_pixels_dense ? 0 : result_w * block;
@@ -833,7 +839,8 @@ ScratchLayout InterleavedScratch(const ResampleProblem& problem, const CpuSchedu
   const size_t result_row = static_cast<size_t>(problem.result.w) * channels;
   ScratchLayout scratch;
   if (!schedule.h_pass_first) {
-    scratch.tile_floats = static_cast<size_t>(MaxBandRows(schedule.bands)) * result_row;
+    scratch.tile_floats =
+        static_cast<size_t>(MaxBandRows(schedule.bands) * schedule.tile_row_floats);
   }
   // A source row (converted, or combined H first) and its planar rows, each padded as
   // GatherThroughPlanarRows splits them.

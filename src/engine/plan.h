@@ -127,6 +127,10 @@ struct CpuSchedule {
   // whole row converts or stores as one vector.
   bool source_pixels_dense = false;
   bool result_pixels_dense = false;
+  // W first: floats from one row of the tile of W-pass rows to the next, at least a row's
+  // (result width x channel block), in whole cache lines where the results stream or round to
+  // bfloat16 (plan.cc, TileRowFloats); 0 where there is no such tile.
+  int64_t tile_row_floats = 0;
   std::vector<RowBand> bands;  // the row bands of one plane, in order
   int64_t channel_block = 1;   // channels-last: channels per task; plane groups: kPlaneGroup
   // Plane groups: elements from one plane to the next (plane q is image q / C, channel q % C),
@@ -147,9 +151,6 @@ struct CpuSchedule {
   int64_t group_source_window_rows = 0;
   // Planar: rows handed from one pass to the other at once (plan.cc, PlanarRowGroup).
   int64_t row_group = 0;
-  // Planar W first: floats from one tile row to the next, at least the result width (whole cache
-  // lines for 16-bit results; plan.cc, TileRowFloats).
-  int64_t tile_row_floats = 0;
   // Planar W first, result rows in place: the W pass fills the tile this many rows at a time,
   // each step followed by the H pass of every result row it completes, so that those rows are
   // read back from L1; 0 runs the whole band's W pass first (plan.cc, WidthFirstStepRows).
