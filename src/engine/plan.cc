@@ -456,15 +456,16 @@ PlanarPath ChoosePlanarPath(const ResampleProblem& problem, bool h_pass_first) {
 // rounded up to whole cache lines where the results stream or round to bfloat16, so that every
 // tile row starts on one. The H pass takes whole vectors only from rows that all start on a
 // vector's multiple (kernels: RowsStartOnMultiplesOf; else half vectors on AVX-512), and whole
-// vectors halve the instructions that round to bfloat16 (a dozen a vector) or stream through the
-// staging buffer. Results stored cached in float32 or float16 (one conversion a vector) keep
-// unpadded rows: those lie a row's floats apart in the result too, and there whole vectors split
-// every store of a row off a line across two lines. In-process on the Emerald Rapids VM (session
-// 53, AVX3, 2 threads), padded against unpadded rows: bilinear forwards 64 -> 127 ran 1.5x faster
-// in bfloat16 and 1.12-1.15x in float32 and float16 (streamed), 256 -> 299 1.25x in bfloat16,
-// channels-last bfloat16 ones 1.07-1.18x (RGB 256 -> 299, RGBA and 8 channels 64 -> 127); bicubic
-// forwards 448 -> 598 1.09x in float32 (streamed); but cached float32 256 -> 299 forwards ran
-// 0.92x (bilinear and bicubic) and cached float16 channels-last 64 -> 127 0.87-0.91x.
+// vectors halve the instructions that round to bfloat16 (a dozen a vector) or convert and
+// stream through the staging buffer. Results stored cached in float32 or float16 (one
+// conversion a vector) keep unpadded rows: those lie a row's floats apart in the result too, and
+// there whole vectors split every store of a row off a line across two lines. In-process on the
+// Emerald Rapids VM (session 53, AVX3, 2 threads), against the unpadded rows before: bilinear
+// forwards 64 -> 127 1.53x faster in bfloat16, 1.15x in float16 (streamed), 256 -> 299 1.27x in
+// bfloat16; channels-last bfloat16 RGB 256 -> 299 1.08x, RGBA 64 -> 127 1.15x, 8 channels
+// 1.19x, a bicubic RGB 224 -> 299 forward 1.18x, an RGB 299 -> 256 gradient 1.13x; streamed
+// float32 1.01-1.02x. Padded, cached float32 256 -> 299 forwards had run 0.92x (bilinear and
+// bicubic), cached float16 channels-last 64 -> 127 ones 0.87-0.91x.
 int64_t TileRowFloats(const ResampleProblem& problem, const CpuSchedule& schedule) {
   if (schedule.h_pass_first ||
       (schedule.layout == Layout::kPlanar && schedule.planar_path != PlanarPath::kWidthFirst)) {
