@@ -180,6 +180,10 @@ EXTRA_SHAPES = [
     # Case 1's shape with 64 images (335 MB, session 51): the suite's cases move 20-60 MB, which
     # an L3 of hundreds of MiB (the Intel VM's 260 MiB) holds in part; this one reads from memory.
     "bilinear,64,64,64x64,128x128,fp32",
+    # bfloat16 resizes to an odd width, planar and channels-last (session 53): W first, their H
+    # pass had read tile rows off cache lines, so AVX-512 combined and rounded in half vectors.
+    "bilinear,8,3,256x256,299x299,bf16,forward",
+    "bicubic,8,3,224x224,299x299,bf16,channels_last,forward",
 ]
 
 
