@@ -83,6 +83,16 @@ void ShapeViews(const Problem& p, PlaneView* grad, PlaneView* result) {
   }
 }
 
+// `elements` values drawn from `normal`, stored in `dtype` as the library stores floats.
+std::vector<uint8_t> DrawnValuesIn(DType dtype, size_t elements,
+                                   std::normal_distribution<float>& normal, std::mt19937& rng) {
+  std::vector<float> values(elements);
+  for (float& v : values) v = normal(rng);
+  std::vector<uint8_t> data(elements * DTypeSize(dtype));
+  kernels::StoreFromFloat(dtype, values.data(), elements, data.data(), 1);
+  return data;
+}
+
 // Channels-last problems combine C-vectors from 8 channels up; with 2 to 4 channels and pixels
 // back to back they deinterleave rows; NCHW problems of at least 8 groups of 16 planes whose
 // result rows are at most 63 wide and source rows at most 64 (and a group's pixels at most
@@ -537,10 +547,7 @@ TEST(Engine, PlaneGroupSourceWindowChangesNoBits) {
   for (const AxisRuns* axis_h : {&bilinear, &bicubic_aa}) {
     for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
       const size_t source_elements = static_cast<size_t>(p.n * g.stride_n);
-      std::vector<float> values(source_elements);
-      for (float& v : values) v = normal(rng);
-      std::vector<uint8_t> source_data(source_elements * DTypeSize(dtype));
-      kernels::StoreFromFloat(dtype, values.data(), source_elements, source_data.data(), 1);
+      std::vector<uint8_t> source_data = DrawnValuesIn(dtype, source_elements, normal, rng);
       const size_t result_bytes = static_cast<size_t>(p.n * r.stride_n) * DTypeSize(dtype);
       for (int threads : {1, 3}) {
         SCOPED_TRACE(::testing::Message() << "taps " << axis_h->max_count << " " << DTypeName(dtype)
@@ -812,10 +819,8 @@ Layout ExpectHeightFirstBackwardStreamsAlike(const Problem& p, std::mt19937& rng
   PlaneView grad, result;
   ShapeViews(p, &grad, &result);
   std::normal_distribution<float> normal;
-  std::vector<float> grad_values(static_cast<size_t>(p.n * grad.stride_n));
-  for (float& v : grad_values) v = normal(rng);
-  std::vector<uint8_t> grad_data(grad_values.size() * DTypeSize(dtype));
-  kernels::StoreFromFloat(dtype, grad_values.data(), grad_values.size(), grad_data.data(), 1);
+  std::vector<uint8_t> grad_data =
+      DrawnValuesIn(dtype, static_cast<size_t>(p.n * grad.stride_n), normal, rng);
   grad.data = reinterpret_cast<char*>(grad_data.data());
   Layout layout = Layout::kPlanar;
   for (int threads : {1, 3}) {
@@ -1160,10 +1165,7 @@ TEST(Engine, StreamedWidthFirstResultsArePlannedForBigCallsAndChangeNoBits) {
     const size_t source_elements = static_cast<size_t>(p.n * source.stride_n);
     const size_t result_elements = static_cast<size_t>(p.n * result.stride_n);
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-      std::vector<float> values(source_elements);
-      for (float& v : values) v = normal(rng);
-      std::vector<uint8_t> source_data(source_elements * DTypeSize(dtype));
-      kernels::StoreFromFloat(dtype, values.data(), source_elements, source_data.data(), 1);
+      std::vector<uint8_t> source_data = DrawnValuesIn(dtype, source_elements, normal, rng);
       source.data = reinterpret_cast<char*>(source_data.data());
       for (int threads : {1, 3}) {
         const Plan plan =
@@ -1258,10 +1260,7 @@ TEST(Engine, WidthFirstTurnsArePlannedForTilesPastL1AndChangeNoBits) {
       ShapeViews(p, &source, &result);
       const size_t source_elements = static_cast<size_t>(p.n * source.stride_n);
       const size_t result_bytes = static_cast<size_t>(p.n * result.stride_n) * DTypeSize(dtype);
-      std::vector<float> values(source_elements);
-      for (float& v : values) v = normal(rng);
-      std::vector<uint8_t> source_data(source_elements * DTypeSize(dtype));
-      kernels::StoreFromFloat(dtype, values.data(), source_elements, source_data.data(), 1);
+      std::vector<uint8_t> source_data = DrawnValuesIn(dtype, source_elements, normal, rng);
       for (int threads : {1, 3}) {
         Plan plan = plan_for(p, dtype, threads);
         ASSERT_GT(plan.schedule.w_first_step_rows, 0)
@@ -1323,11 +1322,8 @@ TEST(Engine, WidthFirstTileRowsStartOnCacheLinesWhereTheyPayAndChangeNoBits) {
         static_cast<size_t>(plan.problem.result.n * plan.problem.result.stride_n) * elem;
     std::mt19937 rng(53);
     std::normal_distribution<float> normal;
-    std::vector<float> values(source_elements);
-    for (float& v : values) v = normal(rng);
-    std::vector<uint8_t> source_data(source_elements * elem);
-    kernels::StoreFromFloat(plan.problem.dtype, values.data(), source_elements, source_data.data(),
-                            1);
+    std::vector<uint8_t> source_data =
+        DrawnValuesIn(plan.problem.dtype, source_elements, normal, rng);
     plan.problem.source.data = reinterpret_cast<char*>(source_data.data());
     std::vector<float> workspace(plan.schedule.workspace_bytes / sizeof(float) + 1);
     std::vector<uint8_t> with_padding(result_bytes, 0xAB), without(result_bytes, 0xAB);
