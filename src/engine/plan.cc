@@ -65,8 +65,6 @@ constexpr int64_t kMaxGroupedSourceRow = 64;
 // host's 1.25 MiB L2 for the channels-last tile.
 constexpr size_t kMaxGroupPixelBytes = 384 * 1024;
 
-size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
-
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Cuts the result rows [0, H_in) into `count` bands and records, for each, the source rows its

@@ -183,12 +183,15 @@ struct CpuSchedule {
   uint64_t workspace_bytes = 0;
 };
 
+// `floats` rounded up to whole 64-byte cache lines (16 floats each).
+inline constexpr size_t RoundUpToCacheLine(size_t floats) { return (floats + 15) / 16 * 16; }
+
 // The interleaved H-first pass, and the channels-last one where it groups its rows
 // (CpuSchedule::group_h_rows), combine kHeightGroupRows result rows per call
 // (kernels::CombineRowGroupFrom) into float rows HeightGroupRowFloats(source row floats) apart,
 // whole cache lines each.
 inline constexpr size_t kHeightGroupRows = 4;
-inline constexpr size_t HeightGroupRowFloats(size_t n) { return (n + 15) / 16 * 16; }
+inline constexpr size_t HeightGroupRowFloats(size_t n) { return RoundUpToCacheLine(n); }
 
 // Channels-last H first without groups: the H-pass rows held for one W-pass call (execute.cc,
 // RunHFirst), rows of source width x channels floats back to back in scratch.
