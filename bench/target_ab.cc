@@ -96,12 +96,14 @@ void ParseTuning(const std::string& spec, aclnn_upsample::kernels::KernelTuning&
       tuning.from_memory_at_once_bytes = value;
     } else if (key == "group_source_window_bytes") {
       tuning.group_source_window_bytes = value;
+    } else if (key == "last_level_cache_bytes") {
+      tuning.last_level_cache_bytes = value;
     } else {
       throw ToolError("tuning key '" + key +
                       "': expected at_once_bytes, prefetch_rows_at_once, spread_bytes, into_l2, "
                       "many_taps_in_half_vectors, prefetch_row_group_chunks, "
-                      "blocked_in_half_vectors, wide_periodic_taps, group_source_window_bytes or "
-                      "from_memory_at_once_bytes");
+                      "blocked_in_half_vectors, wide_periodic_taps, group_source_window_bytes, "
+                      "from_memory_at_once_bytes or last_level_cache_bytes");
     }
   }
 }
@@ -116,7 +118,8 @@ std::string TuningText(const aclnn_upsample::kernels::KernelTuning& tuning) {
          ",blocked_in_half_vectors=" + std::to_string(tuning.blocked_in_half_vectors ? 1 : 0) +
          ",wide_periodic_taps=" + std::to_string(tuning.wide_periodic_taps) +
          ",group_source_window_bytes=" + std::to_string(tuning.group_source_window_bytes) +
-         ",from_memory_at_once_bytes=" + std::to_string(tuning.from_memory_at_once_bytes);
+         ",from_memory_at_once_bytes=" + std::to_string(tuning.from_memory_at_once_bytes) +
+         ",last_level_cache_bytes=" + std::to_string(tuning.last_level_cache_bytes);
 }
 
 // The CPU's targets that `name` leaves, by ACLNN_UPSAMPLE_SIMD's rule ("best", "portable" or a

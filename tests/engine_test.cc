@@ -926,14 +926,11 @@ TEST(Engine, StreamedResultsArePlannedForBigCallsAndChangeNoBits) {
 // Results smaller than their source (the backward of a 2x upsample here), and every result of
 // the planar H-first pass, stream only where a call moves more than the last-level cache holds
 // (LastLevelCacheBytes; kStreamedResultMinTraffic is the floor either way), and only such calls
-// are planned to read their source from memory. The planar H-first pass streams through a row
-// group in scratch: every dtype, rows back to back and padded, aligned and misaligned, 1 and 3
-// threads, the same bits as cached.
+// are planned to read their source from memory: for this CPU's cache and, whatever this CPU has,
+// for the Zen VMs' 32 MiB and the Intel VM's 260 MiB; where the size is unknown, no call. The
+// planar H-first pass streams through a row group in scratch: every dtype, rows back to back and
+// padded, aligned and misaligned, 1 and 3 threads, the same bits as cached.
 TEST(Engine, ResultsStreamPastTheLastLevelCacheAndChangeNoBits) {
-  const uint64_t last_level = LastLevelCacheBytes();
-  if (last_level == 0) {
-    GTEST_SKIP() << "the system reports no cache size, so no call streams by this rule";
-  }
   const AxisRuns down = Transpose(BuildBilinearAxis(AxisSpec{64, 128, false, 0.0}));
   const auto planned = [&](int64_t images, DType dtype, bool channels_last) {
     PlaneView grad, result;
@@ -941,21 +938,35 @@ TEST(Engine, ResultsStreamPastTheLastLevelCacheAndChangeNoBits) {
     return BuildPlan(dtype, grad, result, down, down, 2);
   };
   const uint64_t image_bytes = uint64_t{64} * (64 * 64 + 128 * 128) * sizeof(float);
-  const auto beyond = static_cast<int64_t>(last_level / image_bytes + 1);
-  const auto within = static_cast<int64_t>(last_level / image_bytes);
-  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
-    const int64_t scale = dtype == DType::kFloat32 ? 1 : 2;  // the same bytes in 16-bit elements
-    const Plan big = planned(beyond * scale, dtype, false);
-    EXPECT_EQ(big.schedule.planar_path, PlanarPath::kHeightFirst);
-    EXPECT_TRUE(big.schedule.stream_result) << DTypeName(dtype);
-    EXPECT_TRUE(big.schedule.source_from_memory) << DTypeName(dtype);
-    const Plan small = planned(within * scale, dtype, false);
-    EXPECT_FALSE(small.schedule.source_from_memory) << DTypeName(dtype);
-    if (within * image_bytes > kStreamedResultMinTraffic) {
-      EXPECT_FALSE(small.schedule.stream_result) << DTypeName(dtype);
+  for (const uint64_t last_level :
+       {LastLevelCacheBytes(), uint64_t{32} << 20, uint64_t{260} << 20}) {
+    if (last_level == 0) continue;  // this CPU's, where the system does not say: below
+    SCOPED_TRACE(::testing::Message() << "last-level cache " << last_level);
+    const ScopedTuning cache(
+        [&](kernels::KernelTuning& t) { t.last_level_cache_bytes = last_level; });
+    ASSERT_EQ(LastLevelCacheBytes(), last_level);
+    const auto beyond = static_cast<int64_t>(last_level / image_bytes + 1);
+    const auto within = static_cast<int64_t>(last_level / image_bytes);
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      const int64_t scale = dtype == DType::kFloat32 ? 1 : 2;  // the same bytes in 16-bit elements
+      const Plan big = planned(beyond * scale, dtype, false);
+      EXPECT_EQ(big.schedule.planar_path, PlanarPath::kHeightFirst);
+      EXPECT_TRUE(big.schedule.stream_result) << DTypeName(dtype);
+      EXPECT_TRUE(big.schedule.source_from_memory) << DTypeName(dtype);
+      const Plan small = planned(within * scale, dtype, false);
+      EXPECT_FALSE(small.schedule.source_from_memory) << DTypeName(dtype);
+      if (within * image_bytes > kStreamedResultMinTraffic) {
+        EXPECT_FALSE(small.schedule.stream_result) << DTypeName(dtype);
+      }
     }
+    EXPECT_TRUE(planned(beyond, DType::kFloat32, true).schedule.stream_result);  // channels-last
   }
-  EXPECT_TRUE(planned(beyond, DType::kFloat32, true).schedule.stream_result);  // channels-last
+  {
+    const ScopedTuning unknown([](kernels::KernelTuning& t) { t.last_level_cache_bytes = 0; });
+    const Plan huge = planned(4096, DType::kFloat32, false);  // 20 GiB, planned only
+    EXPECT_FALSE(huge.schedule.source_from_memory);
+    EXPECT_FALSE(huge.schedule.stream_result);
+  }
 
   std::mt19937 rng(29);
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {

@@ -1,12 +1,9 @@
 #include "engine/plan.h"
 
 #include <sched.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <string>
 #include <utility>
 
 #include "engine/thread_control.h"
@@ -933,27 +930,7 @@ void SizeWorkspace(CpuSchedule* schedule, int64_t units, int num_threads) {
 
 }  // namespace
 
-uint64_t LastLevelCacheBytes() {
-  static const uint64_t bytes = [] {
-    uint64_t largest = 0;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-    const long level3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (level3 > 0) return static_cast<uint64_t>(level3);
-#endif
-    // "2048K" or "32M", one file per cache of CPU 0 (Linux's cacheinfo).
-    for (int index = 0; index < 8; ++index) {
-      std::ifstream file("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
-                         "/size");
-      uint64_t size = 0;
-      char unit = 0;
-      if (!(file >> size)) continue;
-      if (file >> unit) size <<= unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0;
-      largest = std::max(largest, size);
-    }
-    return largest;
-  }();
-  return bytes;
-}
+uint64_t LastLevelCacheBytes() { return kernels::TuningForCpu().last_level_cache_bytes; }
 
 uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dtype) {
   // Unsigned, so that no shape can overflow into undefined behaviour here.

@@ -222,8 +222,8 @@ Plan BuildPlan(DType dtype, const PlaneView& source, const PlaneView& result, Ax
 // Bytes a problem moves: the source read once plus the result written once.
 uint64_t TrafficBytes(const PlaneView& source, const PlaneView& result, DType dtype);
 
-// The size of this CPU's last-level cache in bytes (glibc's sysconf, else the largest cache
-// Linux lists for CPU 0), or 0 where the system does not say. Read once.
+// The size of this CPU's last-level cache in bytes, or 0 where the system does not say: the
+// tuning's (kernels::KernelTuning::last_level_cache_bytes).
 uint64_t LastLevelCacheBytes();
 
 // The number of threads to run a problem that moves `traffic_bytes` (source read plus result

@@ -476,6 +476,12 @@ struct KernelTuning {
   // of 2 KiB had run 0.97x and of 4 KiB 0.89x (the burst of lines outruns the fill buffers), hence
   // the limit; in L3 (the suite's case 1) 0.92-0.99x, hence only from memory.
   size_t from_memory_at_once_bytes;
+  // The last-level cache the plans weigh a call against (bytes; 0: unknown, and no call is
+  // judged to outgrow it): beyond it results smaller than their source stream and the source is
+  // prefetched as from memory (plan.cc, OutgrowsLastLevelCache). Detected as the largest cache
+  // Linux's cacheinfo lists for CPU 0, else glibc's sysconf; a tuning here so that benchmarks
+  // and tests can weigh one call against either side of it.
+  uint64_t last_level_cache_bytes;
 };
 // The widest rows KernelTuning::from_memory_at_once_bytes applies to.
 inline constexpr size_t kFromMemoryAtOnceMaxRowBytes = 1024;
