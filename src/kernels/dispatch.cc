@@ -10,6 +10,10 @@
 // would cost compile time and library size for code no faster than AVX3's.
 #include <unistd.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -185,17 +189,30 @@ uint64_t DetectedLastLevelCacheBytes() {
   }();
   return bytes;
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The x86 family cpuid's leaf 1 reports (the base family, plus the extended one where the base
+// is 15, as AMD and Intel both define it), or 0.
+unsigned CpuFamily() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return 0;
+  const unsigned base = (eax >> 8) & 0xF;
+  return base == 0xF ? base + ((eax >> 20) & 0xFF) : base;
+}
+#endif
 }  // namespace
 
 KernelTuning DefaultTuningForCpu() {
-#if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
   if (__builtin_cpu_is("amd")) {
+    // Zen 5 (family 26) on: 512-bit datapaths (the EPYC parts), and L1 prefetches that wait less.
+    const bool zen5_on = CpuFamily() >= 0x1A;
     return KernelTuning{/*at_once_bytes=*/8192,
                         /*prefetch_rows_at_once=*/true,
                         /*spread_bytes=*/2048,
-                        /*into_l2=*/true,
-                        /*many_taps_in_half_vectors=*/true,
+                        /*into_l2=*/!zen5_on,
+                        /*many_taps_in_half_vectors=*/!zen5_on,
                         /*prefetch_row_group_chunks=*/true,
                         /*blocked_in_half_vectors=*/true,
                         /*wide_periodic_taps=*/kMaxPeriodicTaps,

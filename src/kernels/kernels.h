@@ -408,7 +408,11 @@ struct KernelTuning {
   // backward's samples sat on the prefetch loop). Into L2, calls streamed from memory ran
   // 1.08-1.43x faster (the suite's cases 1, 22, 25, 28, 30, 33, 35, 36, and the 2x, 8/7 and AA
   // shapes at four times their batch); calls whose data stayed in the 32 MiB L3 measured 0.94-1.0x
-  // (cases 9, 18; session 28). The Intel VMs were tuned with prefetcht0.
+  // (cases 9, 18; session 28). The Intel VMs were tuned with prefetcht0, and so is Zen 5 (family
+  // 26: AMD from it on): on the EPYC VM of session 55 (48 KiB L1D, 1 MiB L2, 32 MiB L3),
+  // in-process at 2 threads, both orders, L1 against L2 ran cases 28, 30, 33 and 36 1.08-1.12x
+  // faster, 1 and 25 1.05-1.06, 20 and 22 1.04-1.05 (26 0.97), and the same on AVX2 (1.03-1.12);
+  // the rest of the suite 0.97-1.03.
   bool into_l2;
   // Whether the many-tap H pass (CombineManyTaps, the anti-aliased downscales by 4 and more)
   // runs in 256-bit vectors on AVX-512 targets: on AMD. Zen 4 splits a 512-bit FMA or load into
@@ -417,7 +421,12 @@ struct KernelTuning {
   // in-process runs), and 0.90-0.94x of the AVX2 target's where whole vectors ran 0.96-1.04x of
   // it; the 4x one (case 22) and the bfloat16 one (26) measured 0.95-1.08x, median 1.00 (session
   // 29). The bits are the same either way. Not bfloat16 rows read as even and odd columns
-  // (Combine, combine-inl.h), whose whole vectors load whole lines.
+  // (Combine, combine-inl.h), whose whole vectors load whole lines. Zen 5's EPYC parts run
+  // 512-bit FMAs whole, and there (session 55, in-process, 2 threads, both orders) whole vectors
+  // ran case 22 1.13-1.17x faster, case 3's 8x bilinear gradient 1.14, 27 1.02-1.06, 25
+  // 1.00-1.04 (with prefetcht0 too: 22 1.08, 3 1.08, 27 1.04); half vectors had left case 22 on
+  // AVX-512 1.02-1.03x slower than AVX2. Zen 5's mobile parts, whose FMAs are 256 bits wide,
+  // were not measured.
   bool many_taps_in_half_vectors;
   // Whether the H pass that combines a group of result rows a column chunk at a time
   // (CombineRowGroupFrom: pixel rows of a few channels, and channels-last rows wider than L1
