@@ -423,9 +423,11 @@ struct KernelTuning {
   // 29). The bits are the same either way. Not bfloat16 rows read as even and odd columns
   // (Combine, combine-inl.h), whose whole vectors load whole lines. Zen 5's EPYC parts run
   // 512-bit FMAs whole, and there (session 55, in-process, 2 threads, both orders) whole vectors
-  // ran case 22 1.13-1.17x faster, case 3's 8x bilinear gradient 1.14, 27 1.02-1.06, 25
-  // 1.00-1.04 (with prefetcht0 too: 22 1.08, 3 1.08, 27 1.04); half vectors had left case 22 on
-  // AVX-512 1.02-1.03x slower than AVX2. Zen 5's mobile parts, whose FMAs are 256 bits wide,
+  // ran case 22 1.13-1.17x faster, case 3's 8x bilinear gradient 1.14, 27 1.02-1.06 (with
+  // prefetcht0 too: 22 1.08, 3 1.08, 27 1.04); half vectors had left case 22 on AVX-512
+  // 1.02-1.03x slower than AVX2. But with prefetcht0 the 8x AA forwards from memory ran 1-7 %
+  // faster in halves (case 25 0.97, 8 images 0.93), so case 25 runs 1.03-1.07x AVX2's time on
+  // Zen 5 (bench/RESULTS.md, session 55). Zen 5's mobile parts, whose FMAs are 256 bits wide,
   // were not measured.
   bool many_taps_in_half_vectors;
   // Whether the H pass that combines a group of result rows a column chunk at a time
