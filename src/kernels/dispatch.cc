@@ -10,6 +10,7 @@
 // would cost compile time and library size for code no faster than AVX3's.
 #include <unistd.h>
 
+// HWY_ARCH_X86_64, which guards its use below, is not defined yet: the same test spelled out.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 #endif
@@ -190,7 +191,7 @@ uint64_t DetectedLastLevelCacheBytes() {
   return bytes;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
 // The x86 family cpuid's leaf 1 reports (the base family, plus the extended one where the base
 // is 15, as AMD and Intel both define it), or 0.
 unsigned CpuFamily() {
@@ -203,7 +204,7 @@ unsigned CpuFamily() {
 }  // namespace
 
 KernelTuning DefaultTuningForCpu() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if HWY_ARCH_X86_64 && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();  // the first call may come from a constructor, before GCC's own
   if (__builtin_cpu_is("amd")) {
     // Zen 5 (family 26) on: 512-bit datapaths (the EPYC parts), and L1 prefetches that wait less.
